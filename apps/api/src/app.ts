@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import websocket from '@fastify/websocket';
+import type { Database } from '@cairn/db/client';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
+import applicationRoutes from './modules/applications/routes.ts';
+import healthRoutes from './modules/health/routes.ts';
+import authPlugin from './plugins/auth.ts';
+import databasePlugin from './plugins/database.ts';
+import errorsPlugin from './plugins/errors.ts';
+import jobsPlugin from './plugins/jobs.ts';
+import openapiPlugin from './plugins/openapi.ts';
+import realtimePlugin from './plugins/realtime.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    mailer: Mailer;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Run background workers in this process (ROLE=all or worker). */
+  runWorkers: boolean;
+  logger?: boolean;
+  mailer?: Mailer;
+  rateLimits?: typeof DEFAULT_AUTH_RATE_LIMITS;
+}
+
+/** The whole application as one Fastify instance; `server.ts` decides how the process runs it. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.decorate('config', config);
+  app.decorate(
+    'mailer',
+    opts.mailer ??
+      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: `${config.dataDir}/outbox`, log: app.log }),
+  );
+  app.addHook('onClose', async () => app.mailer.close());
+
+  await app.register(errorsPlugin);
+  // The web app sets its own Content-Security-Policy for pages; API responses are JSON.
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 50, fields: 500, fieldSize: 1024 * 1024 },
+  });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(databasePlugin, { database: opts.database });
+  await app.register(openapiPlugin);
+  await app.register(authPlugin, { publicUrl: config.publicUrl });
+  await app.register(jobsPlugin, { runWorkers: opts.runWorkers });
+  await app.register(realtimePlugin, { serveSockets: true });
+
+  await app.register(healthRoutes);
+  await app.register(accountRoutes, { rateLimits: opts.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
+  await app.register(applicationRoutes);
+  return app;
+}

@@ -1,0 +1,45 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RenderedMail } from './templates.ts';
+
+export interface Mailer {
+  send(to: string, mail: RenderedMail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * With SMTP_URL, mail goes over SMTP; without it each message is written to
+ * DATA_DIR/outbox/ as one RFC 5322 `.eml` file and its subject is logged.
+ */
+export function createMailer(opts: {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  if (opts.smtpUrl) {
+    const transport = nodemailer.createTransport(opts.smtpUrl);
+    return {
+      async send(to, mail) {
+        await transport.sendMail({ from: opts.from, to, ...mail });
+        opts.log.info({ to, subject: mail.subject }, 'mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(to, mail) {
+      const info = await transport.sendMail({ from: opts.from, to, ...mail });
+      await fs.mkdir(opts.outboxDir, { recursive: true });
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      const file = path.join(opts.outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      opts.log.info({ to, subject: mail.subject, file }, 'mail written to outbox');
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  ZDetailResponse,
+  ZEmailRequest,
+  ZLoginRequest,
+  ZLoginResponse,
+  ZRegisterRequest,
+  ZRegisterResponse,
+  ZResetPasswordRequest,
+  ZTokenRequest,
+  ZUpdateMeRequest,
+  ZUser,
+} from '@cairn/contracts/accounts';
+import { ZErrorBody } from '@cairn/contracts/errors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AUTH_COOKIE } from '../../plugins/auth.ts';
+import { enforceLimits, type Limit } from '../../lib/rate-limit.ts';
+import { registerUser } from './register-user.ts';
+import { resetPassword, forgotPassword } from './reset-password.ts';
+import { serializeUser } from './serialize-user.ts';
+import { loginUser, logoutUser } from './sessions.ts';
+import { updateMe } from './update-me.ts';
+import { resendVerification, verifyEmail } from './verify-email.ts';
+
+/** Per-IP and per-account limits of the unauthenticated account endpoints. */
+export interface AuthRateLimits {
+  perIp: { max: number; windowSeconds: number };
+  perAccount: { max: number; windowSeconds: number };
+}
+export const DEFAULT_AUTH_RATE_LIMITS: Record<'login' | 'register' | 'forgot' | 'resend', AuthRateLimits> = {
+  login: { perIp: { max: 30, windowSeconds: 600 }, perAccount: { max: 10, windowSeconds: 600 } },
+  register: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 5, windowSeconds: 3600 } },
+  forgot: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 3, windowSeconds: 3600 } },
+  resend: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 3, windowSeconds: 3600 } },
+};
+
+const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 429: ZErrorBody };
+
+export default async function accountRoutes(
+  fastify: FastifyInstance,
+  opts: { rateLimits: typeof DEFAULT_AUTH_RATE_LIMITS },
+) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  const limit = (request: FastifyRequest, action: keyof typeof DEFAULT_AUTH_RATE_LIMITS, email: string) => {
+    const l = opts.rateLimits[action];
+    const limits: Limit[] = [
+      { key: `${action}:ip:${request.ip}`, ...l.perIp },
+      { key: `${action}:acct:${email}`, ...l.perAccount },
+    ];
+    return enforceLimits(app.database, limits);
+  };
+
+  app.post(
+    '/api/register/',
+    { schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZRegisterResponse, ...errors } } },
+    async (request, reply) => {
+      await limit(request, 'register', request.body.email);
+      reply.status(201);
+      return registerUser(app, request.body);
+    },
+  );
+
+  app.post(
+    '/api/verify-email/',
+    { schema: { tags: ['accounts'], body: ZTokenRequest, response: { 200: ZDetailResponse, ...errors } } },
+    async (request) => {
+      await verifyEmail(app, request.body.token);
+      return { detail: 'Your e-mail address is verified. You can sign in now.' };
+    },
+  );
+
+  app.post(
+    '/api/verify-email/resend/',
+    { schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } } },
+    async (request) => {
+      await limit(request, 'resend', request.body.email);
+      await resendVerification(app, request.body.email);
+      return { detail: 'If that address has an account waiting for verification, a new link is on its way.' };
+    },
+  );
+
+  app.post(
+    '/api/login/',
+    { schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } } },
+    async (request) => {
+      await limit(request, 'login', request.body.email);
+      return loginUser(app, request.body);
+    },
+  );
+
+  app.post(
+    '/api/forgot-password/',
+    { schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } } },
+    async (request) => {
+      await limit(request, 'forgot', request.body.email);
+      await forgotPassword(app, request.body.email);
+      return { detail: 'If that address has an account, a link to reset the password is on its way.' };
+    },
+  );
+
+  app.post(
+    '/api/reset-password/',
+    { schema: { tags: ['accounts'], body: ZResetPasswordRequest, response: { 200: ZDetailResponse, ...errors } } },
+    async (request) => {
+      await resetPassword(app, request.body);
+      return { detail: 'Your password was changed. Sign in with the new one.' };
+    },
+  );
+
+  app.register(async (authed) => {
+    authed.addHook('onRequest', authed.authenticate);
+    const r = authed.withTypeProvider<ZodTypeProvider>();
+    const security = [{ token: [] }];
+
+    r.get('/api/me/', { schema: { tags: ['accounts'], security, response: { 200: ZUser, ...errors } } }, async (request) =>
+      serializeUser(request.user),
+    );
+
+    r.patch(
+      '/api/me/',
+      { schema: { tags: ['accounts'], security, body: ZUpdateMeRequest, response: { 200: ZUser, ...errors } } },
+      async (request) => updateMe(app, request.user.id, request.body),
+    );
+
+    r.post('/api/logout/', { schema: { tags: ['accounts'], security } }, async (request, reply) => {
+      await logoutUser(app, request.authTokenHash);
+      reply.clearCookie(AUTH_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    });
+  });
+}

@@ -1,0 +1,22 @@
+import { MESSAGES, type TLoginRequest, type TLoginResponse } from '@cairn/contracts/accounts';
+import { authTokens, users } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { verifyPassword } from './passwords.ts';
+import { serializeUser } from './serialize-user.ts';
+
+export async function loginUser(app: FastifyInstance, input: TLoginRequest): Promise<TLoginResponse> {
+  const [user] = await app.db.select().from(users).where(eq(users.email, input.email));
+  const ok = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
+  if (!user.emailVerifiedAt) throw new AppError('email_not_verified', MESSAGES.emailNotVerified);
+  const token = newToken();
+  await app.db.insert(authTokens).values({ userId: user.id, tokenHash: hashToken(token) });
+  return { token, user: serializeUser(user) };
+}
+
+export async function logoutUser(app: FastifyInstance, tokenHash: string): Promise<void> {
+  await app.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
+}

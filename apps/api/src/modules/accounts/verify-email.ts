@@ -1,0 +1,27 @@
+import { users } from '@cairn/db/schema';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { verifyEmailMail } from '../../mail/templates.ts';
+import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
+import { linkTo, sendAccountMail } from './send-account-mail.ts';
+
+export async function verifyEmail(app: FastifyInstance, token: string): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    const userId = await consumeEmailToken(tx, token, 'verify_email');
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  });
+}
+
+/** Sends a fresh link to an unverified account; says nothing about whether the address exists. */
+export async function resendVerification(app: FastifyInstance, email: string): Promise<void> {
+  const [user] = await app.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.emailVerifiedAt)));
+  if (!user) return;
+  const token = await issueEmailToken(app.db, user.id, 'verify_email');
+  await sendAccountMail(app, user.email, verifyEmailMail(linkTo(app, '/verify-email', token)));
+}

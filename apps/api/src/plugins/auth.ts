@@ -1,0 +1,89 @@
+import { users, authTokens } from '@cairn/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.ts';
+import { hashToken } from '../lib/tokens.ts';
+
+export const AUTH_COOKIE = 'auth_token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export type AuthUser = typeof users.$inferSelect;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `app.authenticate`; routes behind it can rely on it. */
+    user: AuthUser;
+    authTokenHash: string;
+  }
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest) => Promise<void>;
+    /** Resolves the caller without failing; used by the WebSocket upgrade. */
+    resolveUser: (request: FastifyRequest) => Promise<{ user: AuthUser; tokenHash: string } | null>;
+  }
+}
+
+const unauthorized = (detail: string) =>
+  new AppError('unauthorized', detail, undefined, { 'www-authenticate': 'Token' });
+
+function tokenFrom(request: FastifyRequest): { token: string; viaCookie: boolean } | null {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Token\s+(\S+)$/i.exec(header.trim());
+    if (!match?.[1]) throw unauthorized('Invalid Authorization header; expected "Token <key>".');
+    return { token: match[1], viaCookie: false };
+  }
+  const cookie = request.cookies[AUTH_COOKIE];
+  return cookie ? { token: cookie, viaCookie: true } : null;
+}
+
+/** Cookie-authenticated unsafe requests must come from our own origin (CSRF). */
+function isCrossSite(request: FastifyRequest, publicUrl: string): boolean {
+  const origin = request.headers.origin;
+  if (origin) {
+    const own = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);
+    return !own.has(origin);
+  }
+  return request.headers['sec-fetch-site'] === 'cross-site';
+}
+
+export default fp(async function authPlugin(app: FastifyInstance, opts: { publicUrl: string }) {
+  app.decorateRequest('user', null as unknown as AuthUser);
+  app.decorateRequest('authTokenHash', '');
+
+  async function lookup(token: string) {
+    const tokenHash = hashToken(token);
+    const [row] = await app.db
+      .select({ user: users, tokenId: authTokens.id })
+      .from(authTokens)
+      .innerJoin(users, eq(users.id, authTokens.userId))
+      .where(eq(authTokens.tokenHash, tokenHash))
+      .limit(1);
+    if (!row) return null;
+    // Coarse last-use bookkeeping: at most one write per token a minute.
+    await app.db
+      .update(authTokens)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(authTokens.id, row.tokenId), sql`${authTokens.lastUsedAt} < now() - interval '1 minute'`));
+    return { user: row.user, tokenHash };
+  }
+
+  app.decorate('resolveUser', async (request: FastifyRequest) => {
+    const found = tokenFrom(request);
+    if (!found) return null;
+    if (found.viaCookie && isCrossSite(request, opts.publicUrl)) return null;
+    return lookup(found.token);
+  });
+
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const found = tokenFrom(request);
+    if (!found) throw unauthorized('Authentication credentials were not provided.');
+    if (found.viaCookie && !SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicUrl)) {
+      throw new AppError('forbidden', 'Cross-site request refused.');
+    }
+    const resolved = await lookup(found.token);
+    if (!resolved) throw unauthorized('Invalid or expired token.');
+    request.user = resolved.user;
+    request.authTokenHash = resolved.tokenHash;
+  });
+});

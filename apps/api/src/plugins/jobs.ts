@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import PgBoss from 'pg-boss';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: {
+      boss: PgBoss;
+      /** Queues a job; the queue is created on first use. */
+      send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+      /** Registers a worker; a no-op in processes that run no workers (ROLE=api). */
+      work<T extends object>(
+        queue: string,
+        options: PgBoss.WorkOptions,
+        handler: (job: PgBoss.Job<T>) => Promise<void>,
+      ): Promise<void>;
+    };
+  }
+}
+
+/**
+ * pg-boss on the same database as everything else (PGlite or PostgreSQL). Its SQL goes through
+ * our own connection, so PGlite's single connection serves it too.
+ */
+export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWorkers: boolean }) {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values: unknown[]) => app.database.query(text, values) },
+    // Maintenance and cron timers only run where workers run.
+    supervise: opts.runWorkers,
+    schedule: opts.runWorkers,
+  });
+  boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+  await boss.start();
+  const created = new Set<string>();
+  async function ensureQueue(name: string) {
+    if (created.has(name)) return;
+    await boss.createQueue(name);
+    created.add(name);
+  }
+  app.decorate('jobs', {
+    boss,
+    async send(queue, data, options = {}) {
+      await ensureQueue(queue);
+      return boss.send(queue, data, options);
+    },
+    async work(queue, options, handler) {
+      if (!opts.runWorkers) return;
+      await ensureQueue(queue);
+      await boss.work(queue, { pollingIntervalSeconds: 0.5, ...options }, async (jobs) => {
+        for (const job of jobs) await handler(job as PgBoss.Job<never>);
+      });
+    },
+  });
+  app.addHook('onClose', async () => {
+    await boss.stop({ graceful: true, timeout: 5000, wait: true });
+  });
+});

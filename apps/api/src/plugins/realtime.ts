@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
+
+/** Event names of the realtime socket (spec §3). */
+export type EventName = 'message' | 'kb_updates';
+export interface RealtimeEvent {
+  event: EventName;
+  data: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: {
+      /** Delivers an event to every open socket of the user, in every API process. */
+      publish(userId: number, event: RealtimeEvent): Promise<void>;
+    };
+  }
+}
+
+const CHANNEL = 'cairn_events';
+const NOTIFY_LIMIT = 7000;
+
+type Envelope = { u: number; e?: RealtimeEvent; ref?: number };
+
+/**
+ * `/api/ws`: authenticated WebSocket. Events are fanned out through PostgreSQL LISTEN/NOTIFY so a
+ * publish from any process (a worker, another API instance) reaches the user's sockets everywhere.
+ */
+export default fp(async function realtimePlugin(app: FastifyInstance, opts: { serveSockets: boolean }) {
+  const sockets = new Map<number, Set<WebSocket>>();
+
+  app.decorate('realtime', {
+    async publish(userId: number, event: RealtimeEvent) {
+      let envelope = JSON.stringify({ u: userId, e: event } satisfies Envelope);
+      if (Buffer.byteLength(envelope) > NOTIFY_LIMIT) {
+        const { rows } = await app.database.query<{ id: number }>(
+          'INSERT INTO event_payloads (body) VALUES ($1) RETURNING id',
+          [JSON.stringify(event)],
+        );
+        envelope = JSON.stringify({ u: userId, ref: Number(rows[0]!.id) } satisfies Envelope);
+        if (Math.random() < 0.02) {
+          await app.database.query(`DELETE FROM event_payloads WHERE created_at < now() - interval '1 hour'`);
+        }
+      }
+      await app.database.notify(CHANNEL, envelope);
+    },
+  });
+
+  if (!opts.serveSockets) return;
+
+  async function deliver(raw: string) {
+    const envelope = JSON.parse(raw) as Envelope;
+    const targets = sockets.get(envelope.u);
+    if (!targets?.size) return;
+    let event = envelope.e;
+    if (envelope.ref !== undefined) {
+      const { rows } = await app.database.query<{ body: string }>('SELECT body FROM event_payloads WHERE id = $1', [
+        envelope.ref,
+      ]);
+      if (!rows[0]) return;
+      event = JSON.parse(rows[0].body) as RealtimeEvent;
+    }
+    const text = JSON.stringify(event);
+    for (const socket of targets) if (socket.readyState === socket.OPEN) socket.send(text);
+  }
+
+  const unlisten = await app.database.listen(CHANNEL, (payload) => {
+    deliver(payload).catch((err) => app.log.error({ err }, 'realtime delivery failed'));
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const set of sockets.values()) for (const socket of set) socket.ping();
+  }, 30_000);
+  heartbeat.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(heartbeat);
+    for (const set of sockets.values()) for (const socket of set) socket.close(1001, 'Server shutting down');
+    await unlisten();
+  });
+
+  app.get('/api/ws', { websocket: true, schema: { hide: true } }, async (socket, request) => {
+    const resolved = await app.resolveUser(request).catch(() => null);
+    if (!resolved) {
+      socket.close(4401, 'Authentication required');
+      return;
+    }
+    const userId = resolved.user.id;
+    let set = sockets.get(userId);
+    if (!set) {
+      set = new Set();
+      sockets.set(userId, set);
+    }
+    set.add(socket);
+    socket.on('message', (data) => {
+      // The only client message is a keep-alive: answer it so clients can detect dead links.
+      if (data.toString() === 'ping') socket.send('pong');
+    });
+    socket.on('close', () => {
+      set.delete(socket);
+      if (set.size === 0) sockets.delete(userId);
+    });
+    socket.send(JSON.stringify({ event: 'ready', data: { user_id: userId } }));
+  });
+});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+export const MESSAGES = {
+  required: 'Required',
+  invalidEmail: 'Invalid email address',
+  passwordMin: 'At least 8 characters',
+  passwordMax: 'At most 128 characters',
+  passwordCommon: 'This password is too common; choose a less guessable one',
+  passwordsMustMatch: 'Passwords must match',
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Verify your e-mail address before logging in',
+  emailTaken: 'An account with this email already exists',
+} as const;
+
+/** Trimmed, lower-cased e-mail address. */
+export const ZEmail = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .toLowerCase()
+  .min(1, MESSAGES.required)
+  .pipe(z.email({ error: MESSAGES.invalidEmail }).max(254, MESSAGES.invalidEmail));
+
+/** Length rules only; the common-password list is checked on the server. */
+export const ZPassword = z
+  .string({ error: MESSAGES.required })
+  .min(1, MESSAGES.required)
+  .min(PASSWORD_MIN, MESSAGES.passwordMin)
+  .max(PASSWORD_MAX, MESSAGES.passwordMax);
+
+export const ZRegisterRequest = z.object({
+  email: ZEmail,
+  username: z.string().trim().max(150).optional(),
+  password: ZPassword,
+});
+export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
+
+/** The registration form adds a confirmation field that never leaves the browser. */
+export const ZRegisterForm = z
+  .object({
+    email: ZEmail,
+    password: ZPassword,
+    confirm_password: ZPassword,
+  })
+  .refine((v) => v.password === v.confirm_password, {
+    message: MESSAGES.passwordsMustMatch,
+    path: ['confirm_password'],
+  });
+export type TRegisterForm = z.infer<typeof ZRegisterForm>;
+
+export const ZUser = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  username: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  name: z.string(),
+  sender_identifier: z.string(),
+});
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZRegisterResponse = z.object({ id: z.number().int(), email: z.string(), username: z.string() });
+
+export const ZLoginRequest = z.object({
+  email: ZEmail,
+  password: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(PASSWORD_MAX * 4),
+});
+export type TLoginRequest = z.infer<typeof ZLoginRequest>;
+export const ZLoginResponse = z.object({ token: z.string(), user: ZUser });
+export type TLoginResponse = z.infer<typeof ZLoginResponse>;
+
+export const ZTokenRequest = z.object({ token: z.string({ error: MESSAGES.required }).max(512) });
+export const ZEmailRequest = z.object({ email: ZEmail });
+export const ZResetPasswordRequest = z.object({
+  token: z.string({ error: MESSAGES.required }).max(512),
+  password: ZPassword,
+});
+export const ZUpdateMeRequest = z.object({
+  first_name: z.string().trim().max(150).optional(),
+  last_name: z.string().trim().max(150).optional(),
+});
+export const ZDetailResponse = z.object({ detail: z.string() });
+
+/** Prefix of a registered user's chat sender identifier (`reg_<id>`). */
+export const SENDER_PREFIX = 'reg';
+export const senderIdentifier = (userId: number) => `${SENDER_PREFIX}_${userId}`;

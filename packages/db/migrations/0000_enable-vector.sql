@@ -1,0 +1,2 @@
+-- pgvector is needed for knowledge embeddings (PGlite loads it as an extension; PostgreSQL needs it installed).
+CREATE EXTENSION IF NOT EXISTS vector;

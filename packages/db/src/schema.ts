@@ -1,0 +1,3 @@
+export * from './schema/accounts.ts';
+export * from './schema/applications.ts';
+export * from './schema/realtime.ts';

@@ -1,0 +1,19 @@
+import { index, integer, jsonb, pgTable, serial, text, uuid } from 'drizzle-orm/pg-core';
+import type { TLlmModel } from '@cairn/contracts/applications';
+import { timestamps, users } from './accounts.ts';
+
+export const applications = pgTable(
+  'applications',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Ordered; the first model of each type is the selected one (spec §3). */
+    llmModels: jsonb('llm_models').$type<TLlmModel[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [index('applications_owner_idx').on(t.ownerId, t.createdAt)],
+);
