@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Database } from '@cairn/db/client';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
-import type { Database } from '@cairn/db/client';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -56,7 +56,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate(
     'mailer',
     opts.mailer ??
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: `${config.dataDir}/outbox`, log: app.log }),
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: `${config.dataDir}/outbox`,
+        log: app.log,
+      }),
   );
   app.addHook('onClose', async () => app.mailer.close());
 

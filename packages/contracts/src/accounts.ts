@@ -64,7 +64,10 @@ export const ZRegisterResponse = z.object({ id: z.number().int(), email: z.strin
 
 export const ZLoginRequest = z.object({
   email: ZEmail,
-  password: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required).max(PASSWORD_MAX * 4),
+  password: z
+    .string({ error: MESSAGES.required })
+    .min(1, MESSAGES.required)
+    .max(PASSWORD_MAX * 4),
 });
 export type TLoginRequest = z.infer<typeof ZLoginRequest>;
 export const ZLoginResponse = z.object({ token: z.string(), user: ZUser });

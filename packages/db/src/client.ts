@@ -4,14 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import * as schema from './schema.ts';
 import { acquireDirLock } from './dir-lock.ts';
+import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
 /** The one database type the API uses, whichever engine is behind it. */
@@ -21,6 +21,8 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 export interface Database {
   db: Db;
+  /** The engine's own client, for engine-specific needs (tests dump PGlite data dirs). */
+  raw: PGlite | pg.Pool;
   kind: 'pglite' | 'postgres';
   /** Raw SQL with positional parameters; multi-statement SQL is allowed when `values` is empty. */
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
@@ -62,6 +64,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
+    raw: client,
     kind: 'pglite',
     async query<T>(text: string, values: unknown[] = []) {
       if (values.length === 0) {
@@ -111,6 +114,7 @@ async function openPostgres(url: string): Promise<Database> {
 
   return {
     db,
+    raw: pool,
     kind: 'postgres',
     async query<T>(text: string, values: unknown[] = []) {
       const result = await pool.query(text, values);

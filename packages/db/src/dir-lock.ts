@@ -45,7 +45,8 @@ export function acquireDirLock(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(pid) && (pid === process.pid || isAlive(pid))) throw new DataDirInUseError(dataDir, pid);
+      if (Number.isInteger(pid) && (pid === process.pid || isAlive(pid)))
+        throw new DataDirInUseError(dataDir, pid);
       fs.rmSync(lockPath, { force: true });
     }
   }

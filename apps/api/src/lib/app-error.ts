@@ -15,7 +15,9 @@ export class AppError extends Error {
   }
 
   toBody(): TErrorBody {
-    return this.errors ? { detail: this.detail, code: this.code, errors: this.errors } : { detail: this.detail, code: this.code };
+    return this.errors
+      ? { detail: this.detail, code: this.code, errors: this.errors }
+      : { detail: this.detail, code: this.code };
   }
 }
 

@@ -20,7 +20,8 @@ export interface FormBody {
 export async function readForm(request: FastifyRequest): Promise<FormBody> {
   if (!request.isMultipart()) {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('invalid', 'Expected a JSON object.');
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new AppError('invalid', 'Expected a JSON object.');
     const fields: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) if (typeof value === 'string') fields[key] = value;
     return { fields, files: [] };

@@ -11,10 +11,14 @@ export function validationError(issues: Issue[]): AppError {
   const errors: Record<string, string[]> = {};
   for (const issue of issues) {
     const field = issue.path.map(String).join('.') || 'non_field_errors';
-    (errors[field] ??= []).push(issue.message);
+    errors[field] = [...(errors[field] ?? []), issue.message];
   }
   const [field, messages] = Object.entries(errors)[0] ?? ['non_field_errors', ['Invalid input.']];
-  return new AppError('invalid', field === 'non_field_errors' ? messages[0]! : `${field}: ${messages[0]}`, errors);
+  return new AppError(
+    'invalid',
+    field === 'non_field_errors' ? messages[0]! : `${field}: ${messages[0]}`,
+    errors,
+  );
 }
 
 /** Validates input that did not go through a route schema (multipart forms) into the same 400 body. */

@@ -11,7 +11,12 @@ const escapeHtml = (s: string) =>
 const wrap = (text: string) => text.replace(/(.{1,72})(\s+|$)/g, '$1\n').trimEnd();
 
 /** One layout for every message: a heading, paragraphs, an optional button, a footer. */
-function render(opts: { subject: string; paragraphs: string[]; action?: { label: string; url: string }; footer: string }): RenderedMail {
+function render(opts: {
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  footer: string;
+}): RenderedMail {
   const text = [
     ...opts.paragraphs.map(wrap),
     ...(opts.action ? [`${opts.action.label}:\n${opts.action.url}`] : []),
@@ -31,12 +36,16 @@ ${button}
   return { subject: opts.subject, text, html };
 }
 
-const FOOTER = 'Cairn - chat assistants over your own knowledge. You received this because of an action on your account.';
+const FOOTER =
+  'Cairn - chat assistants over your own knowledge. You received this because of an action on your account.';
 
 export const verifyEmailMail = (url: string) =>
   render({
     subject: 'Verify your e-mail address',
-    paragraphs: ['Welcome to Cairn. Confirm that this address is yours to finish creating your account.', 'The link works once and expires in 24 hours. If you did not sign up, ignore this message.'],
+    paragraphs: [
+      'Welcome to Cairn. Confirm that this address is yours to finish creating your account.',
+      'The link works once and expires in 24 hours. If you did not sign up, ignore this message.',
+    ],
     action: { label: 'Verify e-mail address', url },
     footer: FOOTER,
   });
@@ -44,7 +53,10 @@ export const verifyEmailMail = (url: string) =>
 export const resetPasswordMail = (url: string) =>
   render({
     subject: 'Reset your password',
-    paragraphs: ['Someone (hopefully you) asked to reset the password of your Cairn account.', 'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: your password stays as it is.'],
+    paragraphs: [
+      'Someone (hopefully you) asked to reset the password of your Cairn account.',
+      'The link works once and expires in 1 hour. If you did not ask for this, ignore this message: your password stays as it is.',
+    ],
     action: { label: 'Choose a new password', url },
     footer: FOOTER,
   });
@@ -52,7 +64,10 @@ export const resetPasswordMail = (url: string) =>
 export const passwordChangedMail = (loginUrl: string) =>
   render({
     subject: 'Your password was changed',
-    paragraphs: ['The password of your Cairn account was just changed, and every session was signed out.', 'If this was not you, reset your password right away and check your account.'],
+    paragraphs: [
+      'The password of your Cairn account was just changed, and every session was signed out.',
+      'If this was not you, reset your password right away and check your account.',
+    ],
     action: { label: 'Sign in', url: loginUrl },
     footer: FOOTER,
   });

@@ -1,4 +1,4 @@
-import { users, authTokens } from '@cairn/db/schema';
+import { authTokens, users } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -64,7 +64,9 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     await app.db
       .update(authTokens)
       .set({ lastUsedAt: sql`now()` })
-      .where(and(eq(authTokens.id, row.tokenId), sql`${authTokens.lastUsedAt} < now() - interval '1 minute'`));
+      .where(
+        and(eq(authTokens.id, row.tokenId), sql`${authTokens.lastUsedAt} < now() - interval '1 minute'`),
+      );
     return { user: row.user, tokenHash };
   }
 

@@ -55,9 +55,10 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
     if (!targets?.size) return;
     let event = envelope.e;
     if (envelope.ref !== undefined) {
-      const { rows } = await app.database.query<{ body: string }>('SELECT body FROM event_payloads WHERE id = $1', [
-        envelope.ref,
-      ]);
+      const { rows } = await app.database.query<{ body: string }>(
+        'SELECT body FROM event_payloads WHERE id = $1',
+        [envelope.ref],
+      );
       if (!rows[0]) return;
       event = JSON.parse(rows[0].body) as RealtimeEvent;
     }

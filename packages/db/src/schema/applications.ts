@@ -1,5 +1,5 @@
-import { index, integer, jsonb, pgTable, serial, text, uuid } from 'drizzle-orm/pg-core';
 import type { TLlmModel } from '@cairn/contracts/applications';
+import { index, integer, jsonb, pgTable, serial, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps, users } from './accounts.ts';
 
 export const applications = pgTable(

@@ -1,5 +1,5 @@
-import { emailTokens } from '@cairn/db/schema';
 import type { Db } from '@cairn/db/client';
+import { emailTokens } from '@cairn/db/schema';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, newLinkToken } from '../../lib/tokens.ts';
@@ -49,6 +49,7 @@ export async function consumeEmailToken(db: Db, token: string, purpose: Purpose)
     .from(emailTokens)
     .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose)));
   if (!row) throw invalid;
-  if (row.usedAt) throw new AppError('invalid_token', 'This link has already been used. Ask for a new one if you need it.');
+  if (row.usedAt)
+    throw new AppError('invalid_token', 'This link has already been used. Ask for a new one if you need it.');
   throw new AppError('invalid_token', 'This link has expired. Ask for a new one.');
 }

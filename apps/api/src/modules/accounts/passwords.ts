@@ -1,5 +1,5 @@
-import { hash, verify } from '@node-rs/argon2';
 import { MESSAGES } from '@cairn/contracts/accounts';
+import { hash, verify } from '@node-rs/argon2';
 import commonPasswords from 'fxa-common-password-list';
 import { fieldError } from '../../lib/app-error.ts';
 

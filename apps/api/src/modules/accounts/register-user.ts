@@ -20,6 +20,10 @@ export async function registerUser(app: FastifyInstance, input: TRegisterRequest
     const token = await issueEmailToken(tx, user.id, 'verify_email');
     return { user, token };
   });
-  await sendAccountMail(app, created.user.email, verifyEmailMail(linkTo(app, '/verify-email', created.token)));
+  await sendAccountMail(
+    app,
+    created.user.email,
+    verifyEmailMail(linkTo(app, '/verify-email', created.token)),
+  );
   return { id: created.user.id, email: created.user.email, username: created.user.username };
 }

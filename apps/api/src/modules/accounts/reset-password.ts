@@ -21,7 +21,10 @@ export async function forgotPassword(app: FastifyInstance, email: string): Promi
  * Sets the new password and signs out every session of the user. The e-mailed link proves the
  * address, so an account that was never verified is verified by it.
  */
-export async function resetPassword(app: FastifyInstance, input: { token: string; password: string }): Promise<void> {
+export async function resetPassword(
+  app: FastifyInstance,
+  input: { token: string; password: string },
+): Promise<void> {
   assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
   const user = await app.db.transaction(async (tx) => {
@@ -29,7 +32,11 @@ export async function resetPassword(app: FastifyInstance, input: { token: string
     await tx.delete(authTokens).where(eq(authTokens.userId, userId));
     const [updated] = await tx
       .update(users)
-      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
+      .set({
+        passwordHash,
+        emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(users.id, userId))
       .returning({ email: users.email });
     return updated!;

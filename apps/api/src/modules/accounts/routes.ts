@@ -13,10 +13,10 @@ import {
 import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AUTH_COOKIE } from '../../plugins/auth.ts';
 import { enforceLimits, type Limit } from '../../lib/rate-limit.ts';
+import { AUTH_COOKIE } from '../../plugins/auth.ts';
 import { registerUser } from './register-user.ts';
-import { resetPassword, forgotPassword } from './reset-password.ts';
+import { forgotPassword, resetPassword } from './reset-password.ts';
 import { serializeUser } from './serialize-user.ts';
 import { loginUser, logoutUser } from './sessions.ts';
 import { updateMe } from './update-me.ts';
@@ -53,7 +53,9 @@ export default async function accountRoutes(
 
   app.post(
     '/api/register/',
-    { schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZRegisterResponse, ...errors } } },
+    {
+      schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZRegisterResponse, ...errors } },
+    },
     async (request, reply) => {
       await limit(request, 'register', request.body.email);
       reply.status(201);
@@ -101,7 +103,13 @@ export default async function accountRoutes(
 
   app.post(
     '/api/reset-password/',
-    { schema: { tags: ['accounts'], body: ZResetPasswordRequest, response: { 200: ZDetailResponse, ...errors } } },
+    {
+      schema: {
+        tags: ['accounts'],
+        body: ZResetPasswordRequest,
+        response: { 200: ZDetailResponse, ...errors },
+      },
+    },
     async (request) => {
       await resetPassword(app, request.body);
       return { detail: 'Your password was changed. Sign in with the new one.' };
@@ -113,13 +121,17 @@ export default async function accountRoutes(
     const r = authed.withTypeProvider<ZodTypeProvider>();
     const security = [{ token: [] }];
 
-    r.get('/api/me/', { schema: { tags: ['accounts'], security, response: { 200: ZUser, ...errors } } }, async (request) =>
-      serializeUser(request.user),
+    r.get(
+      '/api/me/',
+      { schema: { tags: ['accounts'], security, response: { 200: ZUser, ...errors } } },
+      async (request) => serializeUser(request.user),
     );
 
     r.patch(
       '/api/me/',
-      { schema: { tags: ['accounts'], security, body: ZUpdateMeRequest, response: { 200: ZUser, ...errors } } },
+      {
+        schema: { tags: ['accounts'], security, body: ZUpdateMeRequest, response: { 200: ZUser, ...errors } },
+      },
       async (request) => updateMe(app, request.user.id, request.body),
     );
 

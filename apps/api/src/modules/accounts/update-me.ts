@@ -3,7 +3,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { serializeUser } from './serialize-user.ts';
 
-export async function updateMe(app: FastifyInstance, userId: number, input: { first_name?: string | undefined; last_name?: string | undefined }) {
+export async function updateMe(
+  app: FastifyInstance,
+  userId: number,
+  input: { first_name?: string | undefined; last_name?: string | undefined },
+) {
   const [user] = await app.db
     .update(users)
     .set({

@@ -4,6 +4,9 @@ import { applications } from '@cairn/db/schema';
 import { serializeApplication } from './serialize-application.ts';
 
 export async function createApplication(db: Db, ownerId: number, input: { name: string }) {
-  const [row] = await db.insert(applications).values({ ownerId, name: input.name, llmModels: DEFAULT_LLM_MODELS }).returning();
+  const [row] = await db
+    .insert(applications)
+    .values({ ownerId, name: input.name, llmModels: DEFAULT_LLM_MODELS })
+    .returning();
   return serializeApplication(row!);
 }

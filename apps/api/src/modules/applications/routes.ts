@@ -1,16 +1,16 @@
 import {
-  ZAppParams,
   ZApplication,
   ZApplicationList,
+  ZAppParams,
   ZCreateApplicationForm,
   ZUpdateApplicationRequest,
 } from '@cairn/contracts/applications';
 import { ZErrorBody } from '@cairn/contracts/errors';
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { parseOrThrow } from '../../lib/parse.ts';
+import { z } from 'zod';
 import { readForm } from '../../lib/multipart.ts';
+import { parseOrThrow } from '../../lib/parse.ts';
 import { createApplication } from './create-application.ts';
 import { findApplication } from './find-application.ts';
 import { listApplications } from './list-applications.ts';
@@ -24,8 +24,10 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['applications'], security: [{ token: [] }] };
 
-  app.get('/api/applications/', { schema: { ...base, response: { 200: ZApplicationList, ...errors } } }, (request) =>
-    listApplications(app.db, request.user.id),
+  app.get(
+    '/api/applications/',
+    { schema: { ...base, response: { 200: ZApplicationList, ...errors } } },
+    (request) => listApplications(app.db, request.user.id),
   );
 
   app.post(
@@ -49,12 +51,20 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/applications/:appId/',
     { schema: { ...base, params: ZAppParams, response: { 200: ZApplication, ...errors } } },
-    async (request) => serializeApplication(await findApplication(app.db, request.user.id, request.params.appId)),
+    async (request) =>
+      serializeApplication(await findApplication(app.db, request.user.id, request.params.appId)),
   );
 
   app.patch(
     '/api/applications/:appId/',
-    { schema: { ...base, params: ZAppParams, body: ZUpdateApplicationRequest, response: { 200: ZApplication, ...errors } } },
+    {
+      schema: {
+        ...base,
+        params: ZAppParams,
+        body: ZUpdateApplicationRequest,
+        response: { 200: ZApplication, ...errors },
+      },
+    },
     (request) => updateApplication(app.db, request.user.id, request.params.appId, request.body),
   );
 

@@ -4,7 +4,12 @@ import { and, eq, sql } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
 import { serializeApplication } from './serialize-application.ts';
 
-export async function updateApplication(db: Db, ownerId: number, uuid: string, input: { name?: string | undefined }) {
+export async function updateApplication(
+  db: Db,
+  ownerId: number,
+  uuid: string,
+  input: { name?: string | undefined },
+) {
   const [row] = await db
     .update(applications)
     .set({ ...(input.name !== undefined && { name: input.name }), updatedAt: sql`now()` })

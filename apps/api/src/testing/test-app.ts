@@ -1,0 +1,167 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from '@cairn/db/client';
+import { openTestDatabase } from '@cairn/db/testing';
+import type { FastifyInstance } from 'fastify';
+import { type BuildOptions, buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CallOptions {
+  token?: string | undefined;
+  json?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  /** Raw body (sent as-is, e.g. malformed JSON). */
+  raw?: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  url: string;
+  config: Config;
+  database: Database;
+  call<T = any>(method: string, pathname: string, options?: CallOptions): Promise<TestResponse<T>>;
+  /** E-mails written to the outbox, oldest first. */
+  outbox(): Mail[];
+  /** The last e-mail to `to`, waiting for it briefly. */
+  lastMail(to: string): Promise<Mail>;
+  /** Registers, verifies through the e-mailed link and logs in, as a person would. */
+  signUp(email?: string, password?: string): Promise<{ token: string; user: { id: number; email: string } }>;
+  close(): Promise<void>;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+  raw: string;
+}
+
+export const TEST_PASSWORD = 'granite-lantern-49';
+
+/** Builds the real app on a cloned test database and listens on 127.0.0.1 at a free port. */
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  build: Partial<BuildOptions> = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
+  const config: Config = {
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: 'http://127.0.0.1',
+    dataDir,
+    databaseUrl: undefined,
+    smtpUrl: undefined,
+    mailFrom: 'Cairn <no-reply@cairn.test>',
+    secretKey: randomBytes(32).toString('base64url'),
+    role: 'all',
+    logLevel: 'silent',
+    trustProxy: false,
+    maxUploadBytes: 25 * 1024 * 1024,
+    allowPrivateUrls: true,
+    ...overrides,
+  };
+  const app = await buildApp({ config, database, runWorkers: true, logger: false, ...build });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  config.publicUrl = overrides.publicUrl ?? url;
+
+  async function call<T>(
+    method: string,
+    pathname: string,
+    options: CallOptions = {},
+  ): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Token ${options.token}`;
+    let body: string | FormData | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      body = options.form;
+    } else if (options.raw !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = options.raw;
+    }
+    const res = await fetch(url + pathname, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get('content-type')?.includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T };
+  }
+
+  function outbox(): Mail[] {
+    const dir = path.join(dataDir, 'outbox');
+    if (!fs.existsSync(dir)) return [];
+    return fs
+      .readdirSync(dir)
+      .sort()
+      .map((file) => parseEml(fs.readFileSync(path.join(dir, file), 'utf8')));
+  }
+
+  async function lastMail(to: string): Promise<Mail> {
+    for (let i = 0; i < 50; i++) {
+      const mail = outbox()
+        .filter((m) => m.to === to)
+        .at(-1);
+      if (mail) return mail;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`No e-mail to ${to} in the outbox`);
+  }
+
+  async function signUp(
+    email = `user-${randomBytes(4).toString('hex')}@example.com`,
+    password = TEST_PASSWORD,
+  ) {
+    const reg = await call('POST', '/api/register/', { json: { email, username: email, password } });
+    if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
+    const link = (await lastMail(email)).links.find((l) => l.includes('/verify-email?token='));
+    const token = new URL(link!).searchParams.get('token');
+    const verified = await call('POST', '/api/verify-email/', { json: { token } });
+    if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);
+    const login = await call('POST', '/api/login/', { json: { email, password } });
+    if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+    return login.body as { token: string; user: { id: number; email: string } };
+  }
+
+  return {
+    app,
+    url,
+    config,
+    database,
+    call,
+    outbox,
+    lastMail,
+    signUp,
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Enough of RFC 5322 + MIME to read our own messages: headers and the 7bit plain-text part. */
+export function parseEml(raw: string): Mail {
+  const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+  const textPart = /Content-Type: text\/plain[^\n]*\n(?:[^\n]+\n)*\n([\s\S]*?)\n--/i.exec(raw)?.[1] ?? '';
+  return {
+    to: header('To'),
+    subject: header('Subject'),
+    text: textPart,
+    links: [...textPart.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]),
+    raw,
+  };
+}
