@@ -1,0 +1,30 @@
+import type { TLlmModel } from '@cairn/contracts/applications';
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface TextRequest {
+  system: string;
+  messages: ChatTurn[];
+  temperature: number;
+  signal?: AbortSignal | undefined;
+}
+
+export interface Usage {
+  input_tokens?: number | undefined;
+  output_tokens?: number | undefined;
+}
+
+/** A streaming text generation; `usage` settles when the stream ends (or rejects with its error). */
+export interface TextGeneration {
+  textStream: AsyncIterable<string>;
+  usage: Promise<Usage | undefined>;
+}
+
+/** A provider-backed text model (OpenAI-compatible, Anthropic, Ollama …). */
+export interface TextModel {
+  ref: TLlmModel;
+  generate(request: TextRequest): TextGeneration;
+}
