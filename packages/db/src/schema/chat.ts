@@ -1,0 +1,46 @@
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './accounts.ts';
+import { applications } from './applications.ts';
+
+/** A conversation inside an application. */
+export const chatrooms = pgTable(
+  'chatrooms',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Bumped by every new message: the chatroom list is ordered by it. */
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt)],
+);
+
+export const MESSAGE_STATUSES = ['pending', 'streaming', 'complete', 'stopped', 'failed'] as const;
+export const MESSAGE_FEEDBACK = ['up', 'down'] as const;
+
+/**
+ * A message of a chatroom. Assistant answers are created as `pending`, become `streaming` and end
+ * `complete`, `stopped` or `failed`; `run` counts regenerations so a stale run cannot overwrite a new one.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    uuid: uuid('uuid').notNull().defaultRandom().unique(),
+    chatroomId: integer('chatroom_id')
+      .notNull()
+      .references(() => chatrooms.id, { onDelete: 'cascade' }),
+    senderIdentifier: text('sender_identifier').notNull(),
+    message: text('message').notNull().default(''),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('complete'),
+    run: integer('run').notNull().default(0),
+    feedback: text('feedback', { enum: MESSAGE_FEEDBACK }),
+    ...timestamps,
+  },
+  (t) => [index('messages_chatroom_idx').on(t.chatroomId, t.id)],
+);
