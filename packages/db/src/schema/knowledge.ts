@@ -30,8 +30,18 @@ export const knowledgeItems = pgTable(
     language: text('language'),
     chunkCount: integer('chunk_count').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * Who is processing the item now: each claim writes a new lease, and a worker only writes
+     * progress and results under its own lease, so a stalled worker that wakes up changes nothing.
+     */
+    lease: text('lease'),
+    /** Bumped by the processing worker; a `processing` item whose heartbeat is old has stalled. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     indexedAt: timestamp('indexed_at', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [index('knowledge_items_app_idx').on(t.applicationId, t.createdAt)],
+  (t) => [
+    index('knowledge_items_app_idx').on(t.applicationId, t.createdAt),
+    index('knowledge_items_status_idx').on(t.status, t.heartbeatAt),
+  ],
 );

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url'] as const;
+export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
+
+/** File extensions a `file` item may have; the content is checked too (sniffed, not trusted). */
+export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.doc', '.docx', '.txt', '.md', '.html', '.htm'] as const;
+/** What the upload control offers (spec §2 plus .docx). */
+export const KNOWLEDGE_FILE_ACCEPT = '.pdf,.doc,.docx,.txt,.md';
+
+/** Caps, with the messages that name them. */
+export const KNOWLEDGE_LIMITS = {
+  itemsPerRequest: 50,
+  textChars: 200_000,
+  titleChars: 255,
+  urlChars: 2048,
+} as const;
+
+export const ZKnowledgeItemType = z.enum(KNOWLEDGE_ITEM_TYPES);
+export const ZKnowledgeItemStatus = z.enum(KNOWLEDGE_ITEM_STATUSES);
+
+/** One item as the list endpoint (and every `kb_updates` event) returns it. */
+export const ZKnowledgeItem = z.object({
+  uuid: z.uuid(),
+  type: ZKnowledgeItemType,
+  title: z.string(),
+  /** The URL of a `url` item, the original file name of a `file` item, null for text. */
+  source: z.string().nullable(),
+  status: ZKnowledgeItemStatus,
+  /** 0–100. */
+  progress: z.number().int(),
+  /** Why it failed, in words a person understands; null unless `failed`. */
+  error: z.string().nullable(),
+  mime_type: z.string().nullable(),
+  size_bytes: z.number().int().nullable(),
+  language: z.string().nullable(),
+  chunk_count: z.number().int(),
+  indexed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type TKnowledgeItem = z.infer<typeof ZKnowledgeItem>;
+export const ZKnowledgeItemList = z.array(ZKnowledgeItem);
+
+/** A chunk as the item preview shows it. */
+export const ZKnowledgeChunkPreview = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  page: z.number().int().nullable(),
+  heading: z.string().nullable(),
+});
+export type TKnowledgeChunkPreview = z.infer<typeof ZKnowledgeChunkPreview>;
+
+export const ZKnowledgeItemDetail = ZKnowledgeItem.extend({
+  /** The first chunks of the item, in document order. */
+  chunks: z.array(ZKnowledgeChunkPreview),
+});
+export type TKnowledgeItemDetail = z.infer<typeof ZKnowledgeItemDetail>;
+
+export const ZKnowledgeItemParams = z.object({
+  appId: z.uuid({ error: 'Not a valid id' }),
+  itemId: z.uuid({ error: 'Not a valid id' }),
+});
+
+/** The payload of a `kb_updates` realtime event. */
+export const ZKbUpdateEvent = z.object({
+  application_uuid: z.uuid(),
+  item: ZKnowledgeItem,
+  /** Present (true) when the item was deleted. */
+  deleted: z.boolean().optional(),
+});
+export type TKbUpdateEvent = z.infer<typeof ZKbUpdateEvent>;
+
+export const ZItemText = z
+  .string()
+  .trim()
+  .min(1, 'Required')
+  .max(KNOWLEDGE_LIMITS.textChars, `At most ${KNOWLEDGE_LIMITS.textChars.toLocaleString('en')} characters`);
+
+export const ZItemTitle = z
+  .string()
+  .trim()
+  .max(KNOWLEDGE_LIMITS.titleChars, `At most ${KNOWLEDGE_LIMITS.titleChars} characters`);
+
+export const ZItemUrl = z
+  .string()
+  .trim()
+  .min(1, 'Required')
+  .max(KNOWLEDGE_LIMITS.urlChars, `At most ${KNOWLEDGE_LIMITS.urlChars} characters`)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'Enter a web address starting with http:// or https://');
