@@ -21,6 +21,25 @@ export const ZLlmModel = z.object({
 });
 export type TLlmModel = z.infer<typeof ZLlmModel>;
 
+/**
+ * How strictly answers stay within the knowledge:
+ * - `strict`: answer only from the retrieved passages; say so when they do not hold the answer.
+ * - `balanced`: prefer the passages; general knowledge may fill gaps, marked as such.
+ * - `relaxed`: use the passages as context and answer freely.
+ */
+export const STRICTNESS_LEVELS = ['strict', 'balanced', 'relaxed'] as const;
+export const ZStrictness = z.enum(STRICTNESS_LEVELS);
+export type TStrictness = z.infer<typeof ZStrictness>;
+
+export const INSTRUCTIONS_MAX = 4000;
+export const TEMPERATURE_MIN = 0;
+export const TEMPERATURE_MAX = 2;
+export const DEFAULT_APPLICATION_SETTINGS = {
+  instructions: '',
+  temperature: 0.2,
+  strictness: 'strict' as TStrictness,
+};
+
 export const ZApplication = z.object({
   uuid: z.uuid(),
   name: z.string(),

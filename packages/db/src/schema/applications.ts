@@ -1,5 +1,5 @@
-import type { TLlmModel } from '@cairn/contracts/applications';
-import { index, integer, jsonb, pgTable, serial, text, uuid } from 'drizzle-orm/pg-core';
+import { STRICTNESS_LEVELS, type TLlmModel } from '@cairn/contracts/applications';
+import { index, integer, jsonb, pgTable, real, serial, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps, users } from './accounts.ts';
 
 export const applications = pgTable(
@@ -13,6 +13,11 @@ export const applications = pgTable(
     name: text('name').notNull(),
     /** Ordered; the first model of each type is the selected one (spec §3). */
     llmModels: jsonb('llm_models').$type<TLlmModel[]>().notNull().default([]),
+    /** Extra instructions given to the text model before every answer. */
+    instructions: text('instructions').notNull().default(''),
+    temperature: real('temperature').notNull().default(0.2),
+    /** How strictly answers stay within the knowledge (see `ZStrictness` in contracts). */
+    strictness: text('strictness', { enum: STRICTNESS_LEVELS }).notNull().default('strict'),
     ...timestamps,
   },
   (t) => [index('applications_owner_idx').on(t.ownerId, t.createdAt)],
