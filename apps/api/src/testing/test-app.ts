@@ -7,6 +7,7 @@ import { openTestDatabase } from '@cairn/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -48,6 +49,14 @@ export interface Mail {
 
 export const TEST_PASSWORD = 'granite-lantern-49';
 
+/**
+ * Every request of a test comes from 127.0.0.1, so per-IP limits would trip across unrelated tests;
+ * per-account limits stay as in production. `rate-limits.test.ts` checks the real defaults.
+ */
+const RELAXED_IP_LIMITS = Object.fromEntries(
+  Object.entries(DEFAULT_AUTH_RATE_LIMITS).map(([action, l]) => [action, { ...l, perIp: { max: 100_000, windowSeconds: 60 } }]),
+) as typeof DEFAULT_AUTH_RATE_LIMITS;
+
 /** Builds the real app on a cloned test database and listens on 127.0.0.1 at a free port. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
@@ -71,7 +80,8 @@ export async function startTestApp(
     allowPrivateUrls: true,
     ...overrides,
   };
-  const app = await buildApp({ config, database, runWorkers: true, logger: false, ...build });
+  const app = await buildApp({ config, database, runWorkers: true, logger: false, rateLimits: RELAXED_IP_LIMITS, ...build });
+  build.beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

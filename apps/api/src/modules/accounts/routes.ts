@@ -42,22 +42,26 @@ export default async function accountRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  const limit = (request: FastifyRequest, action: keyof typeof DEFAULT_AUTH_RATE_LIMITS, email: string) => {
+  /**
+   * Runs before validation, so malformed floods are counted too; the account key is the e-mail
+   * as the client sent it, normalised the way the schema will.
+   */
+  const limitBy = (action: keyof typeof DEFAULT_AUTH_RATE_LIMITS) => async (request: FastifyRequest) => {
+    const raw = (request.body as { email?: unknown } | undefined)?.email;
+    const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
     const l = opts.rateLimits[action];
-    const limits: Limit[] = [
-      { key: `${action}:ip:${request.ip}`, ...l.perIp },
-      { key: `${action}:acct:${email}`, ...l.perAccount },
-    ];
-    return enforceLimits(app.database, limits);
+    const limits: Limit[] = [{ key: `${action}:ip:${request.ip}`, ...l.perIp }];
+    if (email) limits.push({ key: `${action}:acct:${email}`, ...l.perAccount });
+    await enforceLimits(app.database, limits);
   };
 
   app.post(
     '/api/register/',
     {
+      preValidation: limitBy('register'),
       schema: { tags: ['accounts'], body: ZRegisterRequest, response: { 201: ZRegisterResponse, ...errors } },
     },
     async (request, reply) => {
-      await limit(request, 'register', request.body.email);
       reply.status(201);
       return registerUser(app, request.body);
     },
@@ -74,9 +78,11 @@ export default async function accountRoutes(
 
   app.post(
     '/api/verify-email/resend/',
-    { schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } } },
+    {
+      preValidation: limitBy('resend'),
+      schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } },
+    },
     async (request) => {
-      await limit(request, 'resend', request.body.email);
       await resendVerification(app, request.body.email);
       return { detail: 'If that address has an account waiting for verification, a new link is on its way.' };
     },
@@ -84,18 +90,22 @@ export default async function accountRoutes(
 
   app.post(
     '/api/login/',
-    { schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } } },
+    {
+      preValidation: limitBy('login'),
+      schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } },
+    },
     async (request) => {
-      await limit(request, 'login', request.body.email);
       return loginUser(app, request.body);
     },
   );
 
   app.post(
     '/api/forgot-password/',
-    { schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } } },
+    {
+      preValidation: limitBy('forgot'),
+      schema: { tags: ['accounts'], body: ZEmailRequest, response: { 200: ZDetailResponse, ...errors } },
+    },
     async (request) => {
-      await limit(request, 'forgot', request.body.email);
       await forgotPassword(app, request.body.email);
       return { detail: 'If that address has an account, a link to reset the password is on its way.' };
     },
