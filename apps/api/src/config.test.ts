@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-config-'));
+
+describe('configuration', () => {
+  it('starts with no environment at all', () => {
+    const dir = tmp();
+    const config = loadConfig({ DATA_DIR: dir });
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.role).toBe('all');
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.maxUploadBytes).toBe(25 * 1024 * 1024);
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ DATA_DIR: tmp(), PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://cairn.example.com/' }).publicUrl).toBe(
+      'https://cairn.example.com',
+    );
+  });
+
+  it('generates SECRET_KEY once, keeps it with mode 0600, and reuses it', () => {
+    const dir = tmp();
+    const first = loadConfig({ DATA_DIR: dir }).secretKey;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(fs.statSync(path.join(dir, 'secret-key')).mode & 0o777).toBe(0o600);
+    expect(loadConfig({ DATA_DIR: dir }).secretKey).toBe(first);
+    expect(loadConfig({ DATA_DIR: dir, SECRET_KEY: 'k'.repeat(40) }).secretKey).toBe('k'.repeat(40));
+  });
+
+  it('fails listing every bad key at once', () => {
+    const bad = {
+      DATA_DIR: tmp(),
+      PORT: 'eighty',
+      ROLE: 'boss',
+      DATABASE_URL: 'mysql://x',
+      SECRET_KEY: 'short',
+      LOG_LEVEL: 'loud',
+    };
+    let error: unknown;
+    try {
+      loadConfig(bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const keys = (error as ConfigError).issues.map((i) => i.split(':')[0]);
+    expect(keys.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'PORT', 'ROLE', 'SECRET_KEY']);
+    expect((error as Error).message).toContain('Invalid configuration');
+  });
+});
