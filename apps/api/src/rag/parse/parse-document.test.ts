@@ -1,0 +1,130 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from './parse-document.ts';
+import { ParseError } from './parse-error.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = (name: string) => fs.readFileSync(path.join(here, 'fixtures', name));
+const parse = (name: string, filename = name) => parseDocument({ data: fixture(name), filename });
+
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ParseError);
+  return error as ParseError;
+}
+
+describe('parsers on real files', () => {
+  it('reads a PDF page by page, keeping page numbers', async () => {
+    const { document, kind, mimeType } = await parse('sample.pdf');
+    expect(kind).toBe('pdf');
+    expect(mimeType).toBe('application/pdf');
+    expect(document.sections.map((s) => s.page)).toEqual([1, 2]);
+    expect(document.sections[0]!.text).toContain('Apple trees in the north orchard');
+    expect(document.sections[1]!.text).toContain('Codling moth larvae');
+    expect(document.title).toBeTruthy();
+  });
+
+  it('reads a .docx into markdown with its headings and list', async () => {
+    const { document, kind } = await parse('sample.docx');
+    expect(kind).toBe('docx');
+    const text = document.sections.map((s) => s.text).join('\n');
+    expect(text).toMatch(/^#+ Maintenance$/m);
+    expect(text).toMatch(/^- Clean the glass weekly\.$/m);
+    expect(text).toContain('carved in 1887');
+    expect(document.title).toBe('Granite Lantern Handbook');
+  });
+
+  it('reads a Word 97 .doc', async () => {
+    const { document, kind, mimeType } = await parse('sample.doc');
+    expect(kind).toBe('doc');
+    expect(mimeType).toBe('application/msword');
+    const text = document.sections[0]!.text;
+    expect(text).toContain('The granite lantern is lit every evening');
+    expect(text).toContain('Replace the wick every ninety days.');
+  });
+
+  it('reads .txt and .md, titling them by their first line', async () => {
+    const txt = await parse('sample.txt');
+    expect(txt.kind).toBe('text');
+    expect(txt.document.title).toBe('Tide table for Mousehole harbour');
+    expect(txt.document.sections[0]!.text).toContain('High water on Saturday is at 06:42');
+    const md = await parse('sample.md');
+    expect(md.kind).toBe('markdown');
+    expect(md.document.title).toBe('Beekeeping notes');
+    expect(md.document.sections[0]!.text).toContain('## Swarming');
+  });
+
+  it('reads HTML to markdown keeping headings and lists, and takes the page title', async () => {
+    const { document, kind } = await parse('sample.html');
+    expect(kind).toBe('html');
+    expect(document.title).toBe('Granite Lantern Handbook');
+    const text = document.sections[0]!.text;
+    expect(text).toMatch(/^## Maintenance$/m);
+    expect(text).toMatch(/^- Clean the glass weekly\.$/m);
+    expect(text).not.toContain('<');
+  });
+
+  it('prefers the title the user gave', async () => {
+    const { document } = await parseDocument({
+      data: fixture('sample.pdf'),
+      filename: 'x.pdf',
+      title: 'Mine',
+    });
+    expect(document.title).toBe('Mine');
+  });
+
+  it('decodes legacy Windows-1252 text', async () => {
+    const { document } = await parseDocument({
+      data: Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x6d, 0x65, 0x6e, 0x75]),
+      filename: 'menu.txt',
+    });
+    expect(document.sections[0]!.text).toBe('Café menu');
+  });
+});
+
+describe('failure reasons', () => {
+  it('an encrypted PDF', async () => {
+    const error = await failure(parse('encrypted.pdf'));
+    expect(error.reason).toBe('encrypted');
+    expect(error.message).toMatch(/encrypted \(password-protected\)/);
+  });
+
+  it('a scanned PDF with no text layer is reported, not indexed as empty', async () => {
+    const error = await failure(parse('scanned.pdf'));
+    expect(error.reason).toBe('no_text_layer');
+    expect(error.message).toMatch(/no text layer.*scanned.*OCR/);
+  });
+
+  it('a corrupt PDF and a corrupt .docx', async () => {
+    expect((await failure(parse('corrupt.pdf'))).reason).toBe('corrupt');
+    const docx = await failure(parse('corrupt.docx'));
+    expect(docx.reason).toBe('corrupt');
+    expect(docx.message).toMatch(/corrupt/);
+  });
+
+  it('checks the type by content: an image named .pdf, an image named .txt, a PDF named .docx', async () => {
+    const png = await failure(parse('image.png', 'report.pdf'));
+    expect(png.reason).toBe('unsupported_type');
+    expect(png.message).toMatch(/PNG image/);
+    expect((await failure(parse('image.png', 'notes.txt'))).reason).toBe('unsupported_type');
+    const mismatch = await failure(parse('sample.pdf', 'letter.docx'));
+    expect(mismatch.reason).toBe('type_mismatch');
+    expect(mismatch.message).toBe('The file is named .docx but its content is a PDF.');
+    const textAsPdf = await failure(parse('sample.txt', 'paper.pdf'));
+    expect(textAsPdf.message).toMatch(/named \.pdf but its content is plain text/);
+  });
+
+  it('binary data and empty files', async () => {
+    const binary = await failure(
+      parseDocument({ data: Buffer.from([1, 0, 2, 0, 3, 0, 4]), filename: 'x.txt' }),
+    );
+    expect(binary.reason).toBe('unsupported_type');
+    const empty = await failure(parseDocument({ data: Buffer.from('  \n\n '), filename: 'x.md' }));
+    expect(empty.reason).toBe('empty');
+  });
+});

@@ -1,0 +1,81 @@
+import path from 'node:path';
+import type { ParsedDocument } from '../types.ts';
+import { decodeText, firstLineTitle, normalizeText } from './decode-text.ts';
+import { ParseError } from './parse-error.ts';
+import { parseHtml } from './parse-html.ts';
+import { parsePdf } from './parse-pdf.ts';
+import { parseDoc, parseDocx } from './parse-word.ts';
+import { type DocumentKind, sniffKind } from './sniff.ts';
+
+export interface ParseInput {
+  data: Buffer;
+  /** The original file name: its extension must agree with the content. */
+  filename?: string | undefined;
+  /** What the sender declared (a web server's Content-Type); a hint only. */
+  mimeType?: string | undefined;
+  /** The page's address, for web pages (resolves links). */
+  baseUrl?: string | undefined;
+  /** A title the user gave; wins over anything found in the document. */
+  title?: string | undefined;
+}
+
+export interface ParseResult {
+  document: ParsedDocument;
+  kind: DocumentKind;
+  mimeType: string;
+  /** Same-site crawl candidates (web pages only). */
+  links: string[];
+}
+
+const MIME_TYPES: Record<DocumentKind, string> = {
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  text: 'text/plain',
+  markdown: 'text/markdown',
+  html: 'text/html',
+};
+
+/**
+ * Any supported document → markdown sections. The kind is decided by the content (sniffed), the
+ * title by the user, then the document, then its first line or file name. Fails with a
+ * ParseError whose message tells the person what is wrong with the file.
+ */
+export async function parseDocument(input: ParseInput): Promise<ParseResult> {
+  const kind = await sniffKind(input.data, { filename: input.filename, mimeType: input.mimeType });
+  let document: ParsedDocument;
+  let links: string[] = [];
+  switch (kind) {
+    case 'pdf':
+      document = await parsePdf(input.data);
+      break;
+    case 'docx':
+      document = await parseDocx(input.data);
+      break;
+    case 'doc':
+      document = await parseDoc(input.data);
+      break;
+    case 'html': {
+      const parsed = parseHtml(decodeText(input.data), input.baseUrl);
+      links = parsed.links;
+      document = { title: parsed.title, language: parsed.language, sections: parsed.sections };
+      break;
+    }
+    default: {
+      const text = normalizeText(decodeText(input.data));
+      document = { title: '', sections: text ? [{ text }] : [] };
+    }
+  }
+  if (document.sections.every((s) => s.text.trim().length === 0)) {
+    throw new ParseError('empty', 'The document contains no text to index.');
+  }
+  const fromName = input.filename ? path.basename(input.filename, path.extname(input.filename)) : undefined;
+  const title =
+    input.title?.trim() ||
+    document.title.trim() ||
+    (kind === 'text' || kind === 'markdown' ? undefined : fromName) ||
+    firstLineTitle(document.sections[0]!.text) ||
+    fromName ||
+    'Untitled';
+  return { document: { ...document, title: title.slice(0, 255) }, kind, mimeType: MIME_TYPES[kind], links };
+}

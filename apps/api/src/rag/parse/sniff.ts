@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { fileTypeFromBuffer } from 'file-type';
+import { ParseError } from './parse-error.ts';
+
+/** The document kinds Cairn parses. */
+export type DocumentKind = 'pdf' | 'doc' | 'docx' | 'text' | 'markdown' | 'html';
+
+const BINARY_KINDS: Record<string, DocumentKind> = {
+  'application/pdf': 'pdf',
+  // Word 97–2003 files are OLE compound files; word-extractor tells a Word one from the rest.
+  'application/x-cfb': 'doc',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+};
+
+const EXTENSION_KINDS: Record<string, DocumentKind> = {
+  '.pdf': 'pdf',
+  '.doc': 'doc',
+  '.docx': 'docx',
+  '.txt': 'text',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+};
+
+const KIND_NAMES: Record<DocumentKind, string> = {
+  pdf: 'a PDF',
+  doc: 'a Word 97–2003 document',
+  docx: 'a Word document',
+  text: 'plain text',
+  markdown: 'Markdown',
+  html: 'an HTML page',
+};
+
+const TEXT_KINDS = new Set<DocumentKind>(['text', 'markdown', 'html']);
+
+/** The kind a file name claims, or undefined for an unknown or missing extension. */
+export function kindFromFilename(filename: string | undefined): DocumentKind | undefined {
+  if (!filename) return undefined;
+  return EXTENSION_KINDS[path.extname(filename).toLowerCase()];
+}
+
+/** True when the bytes look like text: no NUL bytes in the first 8 KB. */
+export function looksLikeText(data: Buffer): boolean {
+  const head = data.subarray(0, 8192);
+  // UTF-16 text has NULs but starts with a byte-order mark.
+  if (head[0] === 0xff && head[1] === 0xfe) return true;
+  if (head[0] === 0xfe && head[1] === 0xff) return true;
+  return !head.includes(0);
+}
+
+/**
+ * Decides how to parse bytes by their content, not by what the name or the server claims.
+ * A name's extension must agree with the content (a `.pdf` that is a PNG is refused); the text
+ * family (.txt, .md, .html) only needs text content and is parsed as its extension says.
+ */
+export async function sniffKind(
+  data: Buffer,
+  hints: { filename?: string | undefined; mimeType?: string | undefined } = {},
+): Promise<DocumentKind> {
+  const claimed = kindFromFilename(hints.filename);
+  const detected = await fileTypeFromBuffer(data);
+  if (detected) {
+    // A damaged .docx is often still recognisable as a ZIP: let the Word parser say it is corrupt.
+    const kind =
+      BINARY_KINDS[detected.mime] ?? (detected.ext === 'zip' && claimed === 'docx' ? 'docx' : undefined);
+    if (!kind) {
+      throw new ParseError(
+        'unsupported_type',
+        `Unsupported file type: the content is ${describeFileType(detected.ext)}, not a PDF, Word, text, Markdown or HTML document.`,
+      );
+    }
+    if (claimed && claimed !== kind) {
+      throw new ParseError(
+        'type_mismatch',
+        `The file is named ${path.extname(hints.filename!)} but its content is ${KIND_NAMES[kind]}.`,
+      );
+    }
+    return kind;
+  }
+  if (data.length > 0 && !looksLikeText(data)) {
+    throw new ParseError(
+      'unsupported_type',
+      'Unsupported file type: the content is binary data, not a PDF, Word, text, Markdown or HTML document.',
+    );
+  }
+  if (claimed && !TEXT_KINDS.has(claimed)) {
+    throw new ParseError(
+      claimed === 'pdf' || claimed === 'docx' ? 'corrupt' : 'type_mismatch',
+      `The file is named ${path.extname(hints.filename!)} but its content is plain text, not ${KIND_NAMES[claimed]}.`,
+    );
+  }
+  if (claimed) return claimed;
+  const mime = hints.mimeType?.split(';')[0]?.trim().toLowerCase();
+  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
+  if (mime === 'text/markdown') return 'markdown';
+  if (/^\s*(<!doctype html|<html[\s>])/i.test(data.subarray(0, 1024).toString('latin1'))) return 'html';
+  return 'text';
+}
+
+function describeFileType(ext: string): string {
+  const names: Record<string, string> = {
+    png: 'a PNG image',
+    jpg: 'a JPEG image',
+    gif: 'a GIF image',
+    webp: 'a WebP image',
+    zip: 'a ZIP archive',
+    xlsx: 'an Excel workbook',
+    pptx: 'a PowerPoint presentation',
+    exe: 'a program',
+    elf: 'a program',
+    mp3: 'an MP3 audio file',
+    mp4: 'an MP4 video',
+  };
+  return names[ext] ?? `a .${ext} file`;
+}

@@ -1,0 +1,104 @@
+import dns from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
+
+/** Why an address may not be fetched, in words a person understands. */
+export class BlockedAddressError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BlockedAddressError';
+  }
+}
+
+export interface AddressPolicy {
+  /** Lets loopback addresses through (ALLOW_PRIVATE_URLS=true, for tests); nothing else. */
+  allowLoopback: boolean;
+}
+
+export interface CheckedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/**
+ * The ipaddr.js range of an address, with IPv4-mapped / IPv4-compatible IPv6 forms unwrapped
+ * (`::ffff:127.0.0.1` is loopback). Decimal, hex and octal IPv4 forms parse too (`2130706433`,
+ * `0x7f000001`, `0177.0.0.1`). Returns undefined when the text is not an address.
+ */
+export function addressRange(address: string): { range: string; normalized: string } | undefined {
+  const bare = address.replace(/^\[|\]$/g, '');
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(bare);
+  } catch {
+    return undefined;
+  }
+  if (parsed.kind() === 'ipv6') {
+    // `::a.b.c.d` (IPv4-compatible) reaches the IPv4 address on some stacks: judge that instead.
+    const v6 = parsed as ipaddr.IPv6;
+    const parts = v6.parts;
+    if (parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1)) {
+      const v4 = ipaddr.IPv4.parse(
+        [parts[6]! >> 8, parts[6]! & 255, parts[7]! >> 8, parts[7]! & 255].join('.'),
+      );
+      return { range: v4.range(), normalized: v4.toString() };
+    }
+  }
+  return { range: parsed.range(), normalized: parsed.toString() };
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  loopback: 'a loopback address',
+  private: 'a private network address',
+  uniqueLocal: 'a private network address',
+  linkLocal: 'a link-local address (this includes cloud metadata services)',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  multicast: 'a multicast address',
+  broadcast: 'a broadcast address',
+  unspecified: 'an unspecified address',
+  reserved: 'a reserved address',
+};
+
+/**
+ * Throws BlockedAddressError unless the address is a public unicast one. Everything that is not
+ * ipaddr.js's `unicast` range is refused — private, loopback, link-local (169.254.169.254, the
+ * cloud metadata service), CGNAT (100.64/10, which holds Alibaba's metadata address), multicast,
+ * reserved, and IPv6 transition prefixes (NAT64, 6to4, Teredo) that can tunnel to internal IPv4.
+ */
+export function assertPublicAddress(address: string, policy: AddressPolicy, hostname = address): void {
+  const info = addressRange(address);
+  if (!info) throw new BlockedAddressError(`${hostname} is not a valid address.`);
+  if (info.range === 'unicast') return;
+  if (info.range === 'loopback' && policy.allowLoopback) return;
+  const what = RANGE_NAMES[info.range] ?? 'an address that is not on the public internet';
+  const target = hostname === address ? info.normalized : `${hostname} resolves to ${info.normalized}, which`;
+  throw new BlockedAddressError(
+    `Blocked address: ${target} is ${what}. Only public web addresses can be fetched.`,
+  );
+}
+
+export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * Resolves a host name once and checks every address it resolves to; the caller connects to the
+ * returned address, so a second, different DNS answer (rebinding) can never be used.
+ */
+export async function resolvePublicAddress(
+  hostname: string,
+  policy: AddressPolicy,
+  resolver: Resolver = systemResolver,
+): Promise<CheckedAddress> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (addressRange(bare)) {
+    assertPublicAddress(bare, policy);
+    const normalized = ipaddr.process(bare);
+    return { address: normalized.toString(), family: normalized.kind() === 'ipv6' ? 6 : 4 };
+  }
+  const answers = await resolver(bare);
+  if (answers.length === 0) throw new Error(`ENOTFOUND ${bare}`);
+  // Refuse if any answer is internal: an attacker's name may mix public and private addresses.
+  for (const answer of answers) assertPublicAddress(answer.address, policy, bare);
+  const first = answers[0]!;
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
