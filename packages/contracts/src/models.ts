@@ -9,7 +9,7 @@ export const BUILTIN_TEXT_MODEL: TLlmModel = {
 };
 export const BUILTIN_EMBEDDING_MODEL: TLlmModel = {
   uuid: 'builtin-embedding',
-  name: 'Built-in embedding',
+  name: 'Built-in keyword search (no vectors)',
   provider: 'builtin',
   model_type: 'embedding',
 };

@@ -1,0 +1,120 @@
+import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
+import type { Database } from '@cairn/db/client';
+import { openTestDatabase } from '@cairn/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteItemChunks, indexItem } from './index-chunks.ts';
+import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const ENGLISH =
+  'Glaciers store about seventy percent of the fresh water on Earth. When they melt, sea levels rise and coastal cities flood more often. Scientists measure glaciers with satellites and with stakes drilled into the ice.';
+
+async function chunkRows(itemId: number) {
+  return (
+    await database.query<{
+      id: number;
+      content: string;
+      language: string | null;
+      ts_config: number;
+      token_count: number;
+    }>(
+      'SELECT id, content, language, ts_config, token_count FROM knowledge_chunks WHERE item_id = $1 ORDER BY ordinal',
+      [itemId],
+    )
+  ).rows;
+}
+
+describe('indexItem', () => {
+  it('writes chunks with stemmed postings and detects the language', async () => {
+    const { applicationId } = await insertApplication(database);
+    const itemId = await insertItem(database, applicationId, 'Glaciers');
+    const result = await indexItem(database, {
+      applicationId,
+      itemId,
+      document: textDocument('Glaciers', ENGLISH),
+      llmModels: DEFAULT_LLM_MODELS,
+    });
+    expect(result).toEqual({ chunkCount: 1, language: 'en' });
+    const [chunk] = await chunkRows(itemId);
+    expect(chunk?.content).toBe(ENGLISH);
+    expect(chunk?.language).toBe('en');
+    const postings = (
+      await database.query<{ lexeme: string; tf: number }>(
+        'SELECT lexeme, tf FROM knowledge_postings WHERE chunk_id = $1 ORDER BY lexeme',
+        [chunk!.id],
+      )
+    ).rows;
+    // English stemming: "glaciers" → "glacier"; the title is indexed with the chunk (tf 3).
+    expect(postings.find((p) => p.lexeme === 'glacier')?.tf).toBe(3);
+    expect(postings.some((p) => p.lexeme === 'the')).toBe(false);
+    expect(chunk?.token_count).toBe(postings.reduce((sum, p) => sum + p.tf, 0));
+  });
+
+  it('replaces the earlier chunks of the item when indexed again, and deletes them', async () => {
+    const { applicationId } = await insertApplication(database);
+    const itemId = await insertItem(database, applicationId, 'Notes');
+    await indexItem(database, {
+      applicationId,
+      itemId,
+      document: textDocument('Notes', 'First version about volcanoes.'),
+      llmModels: DEFAULT_LLM_MODELS,
+    });
+    await indexItem(database, {
+      applicationId,
+      itemId,
+      document: textDocument('Notes', 'Second version about tectonic plates.'),
+      llmModels: DEFAULT_LLM_MODELS,
+    });
+    const rows = await chunkRows(itemId);
+    expect(rows.map((r) => r.content)).toEqual(['Second version about tectonic plates.']);
+    const stale = await database.query(
+      `SELECT 1 FROM knowledge_postings p JOIN knowledge_chunks c ON c.id = p.chunk_id WHERE c.item_id = $1 AND p.lexeme LIKE 'volcano%'`,
+      [itemId],
+    );
+    expect(stale.rows).toHaveLength(0);
+    await deleteItemChunks(database, itemId);
+    expect(await chunkRows(itemId)).toHaveLength(0);
+    expect(
+      (await database.query('SELECT 1 FROM knowledge_postings WHERE application_id = $1', [applicationId]))
+        .rows,
+    ).toHaveLength(0);
+  });
+
+  it('refuses an item of another application and writes nothing', async () => {
+    const a = await insertApplication(database);
+    const b = await insertApplication(database);
+    const itemId = await insertItem(database, a.applicationId, 'Mine');
+    await expect(
+      indexItem(database, {
+        applicationId: b.applicationId,
+        itemId,
+        document: textDocument('Mine', ENGLISH),
+        llmModels: DEFAULT_LLM_MODELS,
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    expect(await chunkRows(itemId)).toHaveLength(0);
+  });
+
+  it('reports progress ending at 1', async () => {
+    const { applicationId } = await insertApplication(database);
+    const itemId = await insertItem(database, applicationId, 'Progress');
+    const seen: number[] = [];
+    await indexItem(database, {
+      applicationId,
+      itemId,
+      document: textDocument('Progress', ENGLISH),
+      llmModels: DEFAULT_LLM_MODELS,
+      onProgress: async (f) => {
+        seen.push(f);
+      },
+    });
+    expect(seen.at(-1)).toBe(1);
+  });
+});

@@ -1,0 +1,96 @@
+import { detectAll } from 'tinyld';
+
+/**
+ * PostgreSQL text-search configurations that exist on both engines we run on (PostgreSQL 15 and
+ * PGlite's 17, which adds `estonian`). A chunk stores the index of its configuration (smallint),
+ * so this list is append-only: never reorder or remove an entry.
+ */
+export const TEXT_SEARCH_CONFIGS = [
+  'simple',
+  'english',
+  'arabic',
+  'armenian',
+  'basque',
+  'catalan',
+  'danish',
+  'dutch',
+  'finnish',
+  'french',
+  'german',
+  'greek',
+  'hindi',
+  'hungarian',
+  'indonesian',
+  'irish',
+  'italian',
+  'lithuanian',
+  'nepali',
+  'norwegian',
+  'portuguese',
+  'romanian',
+  'russian',
+  'serbian',
+  'spanish',
+  'swedish',
+  'tamil',
+  'turkish',
+  'yiddish',
+] as const;
+export type TextSearchConfig = (typeof TEXT_SEARCH_CONFIGS)[number];
+
+/** ISO 639-1 → the configuration that stems that language. */
+const CONFIG_BY_LANGUAGE: Record<string, TextSearchConfig> = {
+  en: 'english',
+  ar: 'arabic',
+  hy: 'armenian',
+  eu: 'basque',
+  ca: 'catalan',
+  da: 'danish',
+  nl: 'dutch',
+  fi: 'finnish',
+  fr: 'french',
+  de: 'german',
+  el: 'greek',
+  hi: 'hindi',
+  hu: 'hungarian',
+  id: 'indonesian',
+  ga: 'irish',
+  it: 'italian',
+  lt: 'lithuanian',
+  ne: 'nepali',
+  no: 'norwegian',
+  nb: 'norwegian',
+  nn: 'norwegian',
+  pt: 'portuguese',
+  ro: 'romanian',
+  ru: 'russian',
+  sr: 'serbian',
+  es: 'spanish',
+  sv: 'swedish',
+  ta: 'tamil',
+  tr: 'turkish',
+  yi: 'yiddish',
+};
+
+/** The index into TEXT_SEARCH_CONFIGS for a language; `simple` (0) when unknown or unsupported. */
+export function textSearchConfigFor(language: string | undefined): number {
+  const config = language ? CONFIG_BY_LANGUAGE[language] : undefined;
+  return config ? TEXT_SEARCH_CONFIGS.indexOf(config) : 0;
+}
+
+/** Enough text for the detector to be sure; more only costs time. */
+const SAMPLE_CHARS = 4000;
+/** Below this many letters tinyld guesses (a one-line claim can come out as Dutch). */
+const MIN_LETTERS = 40;
+
+/**
+ * The ISO 639-1 code of a document's language, or undefined when the text is too short or the
+ * detector is unsure. Used for whole items, not for queries: short queries are misdetected too
+ * often, so retrieval tokenizes a query in every configuration instead (see retrieve.ts).
+ */
+export function detectLanguage(text: string): string | undefined {
+  const sample = text.slice(0, SAMPLE_CHARS);
+  if ((sample.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return undefined;
+  const [best] = detectAll(sample);
+  return best?.lang ? best.lang : undefined;
+}

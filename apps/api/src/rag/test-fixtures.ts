@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '@cairn/db/client';
+import { chunkDocument } from './chunk.ts';
+import type { ParsedDocument } from './types.ts';
+
+/** Test data for the retrieval tests: rows written directly, as the ingestion job would leave them. */
+export async function insertApplication(
+  database: Database,
+): Promise<{ userId: number; applicationId: number }> {
+  const email = `rag-${randomBytes(4).toString('hex')}@example.test`;
+  const [user] = (
+    await database.query<{ id: number }>(
+      `INSERT INTO users (email, username, password_hash, email_verified_at) VALUES ($1, $1, 'x', now()) RETURNING id`,
+      [email],
+    )
+  ).rows;
+  const [app] = (
+    await database.query<{ id: number }>(
+      `INSERT INTO applications (owner_id, name) VALUES ($1, 'Retrieval test') RETURNING id`,
+      [user!.id],
+    )
+  ).rows;
+  return { userId: user!.id, applicationId: app!.id };
+}
+
+export async function insertItem(database: Database, applicationId: number, title: string): Promise<number> {
+  const [item] = (
+    await database.query<{ id: number }>(
+      `INSERT INTO knowledge_items (application_id, type, title, status) VALUES ($1, 'text', $2, 'processing') RETURNING id`,
+      [applicationId, title],
+    )
+  ).rows;
+  return item!.id;
+}
+
+/** A one-section document, as the text parser makes it. */
+export function textDocument(title: string, text: string, language?: string): ParsedDocument {
+  return { title, language, sections: [{ text }] };
+}
+
+export { chunkDocument };
