@@ -1,0 +1,74 @@
+import type { TModelType } from '@cairn/contracts/applications';
+import type { TProviderKind } from '@cairn/contracts/model-providers';
+import type { Database } from '@cairn/db/client';
+import { modelProviders, providerModels } from '@cairn/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { ModelProviderError } from './provider-errors.ts';
+import { keyContext, secretBoxFor } from './provider-secrets.ts';
+
+export interface ProviderConnection {
+  uuid: string;
+  kind: TProviderKind;
+  name: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+export interface LoadedProviderModel {
+  provider: ProviderConnection;
+  model: { id: number; uuid: string; name: string; modelType: TModelType; dimensions: number | null };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Opens the stored key of a provider row. */
+export function connectionOf(
+  database: Database,
+  row: typeof modelProviders.$inferSelect,
+): ProviderConnection {
+  return {
+    uuid: row.uuid,
+    kind: row.kind,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    apiKey: row.keyCiphertext
+      ? secretBoxFor(database).open(row.keyCiphertext, keyContext(row.uuid))
+      : undefined,
+  };
+}
+
+/**
+ * A provider model by uuid with its provider's connection (key decrypted), optionally scoped to
+ * an owner. A missing model — deleted since it was chosen — is a clear `not_configured` error.
+ */
+export async function loadProviderModel(
+  database: Database,
+  modelUuid: string,
+  modelType: TModelType,
+  ownerId?: number,
+): Promise<LoadedProviderModel> {
+  const missing = () =>
+    new ModelProviderError(
+      'not_configured',
+      `The ${modelType} model of this application no longer exists; choose another one on the application page.`,
+    );
+  if (!UUID.test(modelUuid)) throw missing();
+  const conditions = [eq(providerModels.uuid, modelUuid), eq(providerModels.modelType, modelType)];
+  if (ownerId !== undefined) conditions.push(eq(modelProviders.ownerId, ownerId));
+  const [row] = await database.db
+    .select({ model: providerModels, provider: modelProviders })
+    .from(providerModels)
+    .innerJoin(modelProviders, eq(providerModels.providerId, modelProviders.id))
+    .where(and(...conditions));
+  if (!row) throw missing();
+  return {
+    provider: connectionOf(database, row.provider),
+    model: {
+      id: row.model.id,
+      uuid: row.model.uuid,
+      name: row.model.name,
+      modelType: row.model.modelType,
+      dimensions: row.model.dimensions,
+    },
+  };
+}

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { ModelProviderError } from './provider-errors.ts';
+import { resolveTextModel } from './resolve-text-model.ts';
+import type { TextModel } from './types.ts';
+
+let t: TestApp;
+let fake: FakeOpenAI;
+let token: string;
+let userId: number;
+let providerUuid: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  fake = await startFakeOpenAI({ apiKey: 'sk-test-key-1234', models: ['fake-chat'] });
+  ({
+    token,
+    user: { id: userId },
+  } = await t.signUp());
+  const provider = await t.call('POST', '/api/model-providers/', {
+    token,
+    json: { kind: 'openai_compatible', name: 'Local vLLM', base_url: fake.url, api_key: 'sk-test-key-1234' },
+  });
+  providerUuid = provider.body.uuid;
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+async function textModel(name: string, options = {}): Promise<TextModel> {
+  const added = await t.call('POST', `/api/model-providers/${providerUuid}/models/`, {
+    token,
+    json: { name, model_type: 'text' },
+  });
+  const uuid = added.status === 201 ? added.body.uuid : undefined;
+  const ref = {
+    uuid: uuid ?? (await findModel(name)),
+    name,
+    provider: 'openai_compatible',
+    model_type: 'text' as const,
+  };
+  return resolveTextModel(t.database, userId, ref, options);
+}
+async function findModel(name: string): Promise<string> {
+  const provider = await t.call('GET', `/api/model-providers/${providerUuid}/`, { token });
+  return provider.body.models.find((m: { name: string }) => m.name === name).uuid;
+}
+
+async function collect(model: TextModel, signal?: AbortSignal) {
+  const generation = model.generate({
+    system: 'Be brief.',
+    messages: [{ role: 'user', content: 'Hi there' }],
+    temperature: 0.3,
+    signal,
+  });
+  let text = '';
+  for await (const piece of generation.textStream) text += piece;
+  return { text, usage: await generation.usage };
+}
+
+async function failure(model: TextModel): Promise<ModelProviderError> {
+  const error = await collect(model).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ModelProviderError);
+  return error as ModelProviderError;
+}
+
+describe('resolveTextModel over the OpenAI-compatible wire', () => {
+  it('streams the answer through chat-completions with the system prompt, history and temperature', async () => {
+    fake.set({ reply: 'Cairns mark the trail.', failWith: undefined, chunkDelayMs: 0, headersDelayMs: 0 });
+    const { text, usage } = await collect(await textModel('fake-chat'));
+    expect(text).toBe('Cairns mark the trail.');
+    expect(usage?.output_tokens).toBe(4);
+    const request = fake.requests.findLast((r) => r.path === '/chat/completions')!;
+    expect(request.headers.authorization).toBe('Bearer sk-test-key-1234');
+    const body = request.body as { model: string; stream: boolean; temperature: number; messages: unknown[] };
+    expect(body.model).toBe('fake-chat');
+    expect(body.stream).toBe(true);
+    expect(body.temperature).toBe(0.3);
+    expect(body.messages).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi there' },
+    ]);
+  });
+
+  it('maps a rejected key to a clear message', async () => {
+    const model = await textModel('fake-chat');
+    await t.call('PATCH', `/api/model-providers/${providerUuid}/`, {
+      token,
+      json: { api_key: 'sk-wrong-key-9999' },
+    });
+    const error = await failure(await textModel('fake-chat'));
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(/rejected the API key \(401\)/);
+    await t.call('PATCH', `/api/model-providers/${providerUuid}/`, {
+      token,
+      json: { api_key: 'sk-test-key-1234' },
+    });
+    expect((await collect(model)).text).not.toBe('');
+  });
+
+  it('maps an unknown model, a rate limit and a server error', async () => {
+    const unknown = await failure(await textModel('no-such-model'));
+    expect(unknown.kind).toBe('model_not_found');
+    expect(unknown.message).toContain('"no-such-model" was not found');
+
+    fake.set({ failWith: { status: 429, message: 'Rate limit reached' } });
+    const limited = await failure(await textModel('fake-chat', { maxRetries: 0 }));
+    expect(limited.kind).toBe('rate_limited');
+    expect(limited.message).toMatch(/rate limiting/);
+    fake.set({ failWith: { status: 500, message: 'boom' } });
+    const broken = await failure(await textModel('fake-chat', { maxRetries: 0 }));
+    expect(broken.kind).toBe('provider_error');
+    expect(broken.message).toContain('(500)');
+    fake.set({ failWith: undefined });
+  });
+
+  it('gives up on a silent provider, before the first token and mid-stream', async () => {
+    fake.set({ headersDelayMs: 5_000 });
+    const silent = await failure(await textModel('fake-chat', { idleTimeoutMs: 300 }));
+    expect(silent.kind).toBe('timeout');
+    expect(silent.message).toMatch(/did not answer/);
+    fake.set({ headersDelayMs: 0, chunkDelayMs: 5_000, reply: 'one two three' });
+    const stalled = await failure(await textModel('fake-chat', { idleTimeoutMs: 300 }));
+    expect(stalled.kind).toBe('timeout');
+    fake.set({ chunkDelayMs: 0 });
+  });
+
+  it('reports a refused connection', async () => {
+    const closed = await startFakeOpenAI();
+    const url = closed.url;
+    await closed.close();
+    const provider = await t.call('POST', '/api/model-providers/', {
+      token,
+      json: { kind: 'ollama', name: 'Gone', base_url: url.replace(/\/v1$/, '') },
+    });
+    const added = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
+      token,
+      json: { name: 'llama3', model_type: 'text' },
+    });
+    const model = await resolveTextModel(t.database, userId, {
+      uuid: added.body.uuid,
+      name: 'llama3',
+      provider: 'ollama',
+      model_type: 'text',
+    });
+    const error = await failure(model);
+    expect(error.kind).toBe('unreachable');
+    expect(error.message).toContain('connection refused');
+  });
+
+  it("refuses built-in refs, unknown refs and another user's models", async () => {
+    const uuid = await findModel('fake-chat');
+    const ref = { uuid, name: 'fake-chat', provider: 'openai_compatible', model_type: 'text' as const };
+    const other = await t.signUp();
+    await expect(resolveTextModel(t.database, other.user.id, ref)).rejects.toThrow(/no longer exists/);
+    await expect(
+      resolveTextModel(t.database, userId, { ...ref, uuid: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toBeInstanceOf(ModelProviderError);
+    await expect(
+      resolveTextModel(t.database, userId, { ...ref, uuid: 'builtin-extractive', provider: 'builtin' }),
+    ).rejects.toThrow(/built in/);
+  });
+
+  it('hands a caller abort back as is', async () => {
+    fake.set({ chunkDelayMs: 200, reply: 'a b c d e f g' });
+    const controller = new AbortController();
+    const model = await textModel('fake-chat');
+    const pending = collect(model, controller.signal);
+    setTimeout(() => controller.abort(new Error('user stopped')), 100);
+    await expect(pending).rejects.toThrow('user stopped');
+    fake.set({ chunkDelayMs: 0 });
+  });
+});

@@ -1,0 +1,48 @@
+import type { TAddProviderModelRequest } from '@cairn/contracts/model-providers';
+import type { Db } from '@cairn/db/client';
+import { providerModels } from '@cairn/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { AppError, fieldError, notFound } from '../../lib/app-error.ts';
+import { findModelProvider } from './find-model-provider.ts';
+
+/** Adds a model (entered by hand or picked from "test connection") to the caller's provider. */
+export async function addProviderModel(
+  db: Db,
+  ownerId: number,
+  providerUuid: string,
+  input: TAddProviderModelRequest,
+) {
+  const provider = await findModelProvider(db, ownerId, providerUuid);
+  if (provider.kind === 'anthropic' && input.model_type === 'embedding') {
+    throw fieldError('model_type', 'Anthropic offers no embedding models');
+  }
+  const [row] = await db
+    .insert(providerModels)
+    .values({ providerId: provider.id, name: input.name, modelType: input.model_type })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) {
+    throw new AppError(
+      'conflict',
+      `This provider already has the ${input.model_type} model "${input.name}".`,
+      {
+        name: ['Already added'],
+      },
+    );
+  }
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    model_type: row.modelType,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export async function removeProviderModel(db: Db, ownerId: number, providerUuid: string, modelUuid: string) {
+  const provider = await findModelProvider(db, ownerId, providerUuid);
+  const [row] = await db
+    .delete(providerModels)
+    .where(and(eq(providerModels.uuid, modelUuid), eq(providerModels.providerId, provider.id)))
+    .returning({ id: providerModels.id });
+  if (!row) throw notFound('Model not found.');
+}
