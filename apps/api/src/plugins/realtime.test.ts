@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildApp } from '../app.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+let t: TestApp;
+let alice: { token: string; user: { id: number } };
+let bob: { token: string; user: { id: number } };
+beforeAll(async () => {
+  t = await startTestApp();
+  alice = await t.signUp();
+  bob = await t.signUp();
+});
+afterAll(() => t.close());
+
+/** Opens a socket and collects its events; resolves once the server said `ready`. */
+async function connect(headers: Record<string, string>) {
+  const socket = new WebSocket(`${t.url.replace('http', 'ws')}/api/ws`, { headers });
+  const events: Array<{ event: string; data: any }> = [];
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  socket.on('message', (raw) => events.push(JSON.parse(raw.toString())));
+  await new Promise<void>((resolve, reject) => {
+    socket.on('message', () => resolve());
+    socket.on('error', reject);
+    void closed.then(() => resolve());
+  });
+  return { socket, events, closed };
+}
+
+async function until(check: () => boolean) {
+  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('/api/ws', () => {
+  it('delivers a user’s events to all of their sockets and to no one else', async () => {
+    const tab1 = await connect({ authorization: `Token ${alice.token}` });
+    const tab2 = await connect({ cookie: `auth_token=${alice.token}`, origin: t.url });
+    const other = await connect({ authorization: `Token ${bob.token}` });
+    expect(tab1.events[0]).toEqual({ event: 'ready', data: { user_id: alice.user.id } });
+
+    await t.app.realtime.publish(alice.user.id, { event: 'kb_updates', data: { hello: 'world' } });
+    await until(() => tab1.events.length > 1 && tab2.events.length > 1);
+    expect(tab1.events.at(-1)).toEqual({ event: 'kb_updates', data: { hello: 'world' } });
+    expect(tab2.events.at(-1)).toEqual({ event: 'kb_updates', data: { hello: 'world' } });
+    expect(other.events.map((e) => e.event)).toEqual(['ready']);
+    for (const s of [tab1, tab2, other]) s.socket.close();
+  });
+
+  it('carries payloads larger than a NOTIFY can hold', async () => {
+    const tab = await connect({ authorization: `Token ${alice.token}` });
+    const big = 'x'.repeat(50_000);
+    await t.app.realtime.publish(alice.user.id, { event: 'message', data: { big } });
+    await until(() => tab.events.length > 1);
+    expect(tab.events.at(-1)?.data.big).toHaveLength(50_000);
+    tab.socket.close();
+  });
+
+  it('fans out events published by another app instance on the same database', async () => {
+    const tab = await connect({ authorization: `Token ${alice.token}` });
+    const worker = await buildApp({
+      config: t.config,
+      database: t.database,
+      runWorkers: false,
+      logger: false,
+    });
+    await worker.ready();
+    try {
+      await worker.realtime.publish(alice.user.id, { event: 'kb_updates', data: { from: 'worker' } });
+      await until(() => tab.events.length > 1);
+      expect(tab.events.at(-1)).toEqual({ event: 'kb_updates', data: { from: 'worker' } });
+    } finally {
+      tab.socket.close();
+      await worker.close();
+    }
+  });
+
+  it('refuses sockets without valid credentials, or with a cookie from another origin', async () => {
+    for (const headers of [
+      {},
+      { authorization: 'Token wrong' },
+      { cookie: `auth_token=${alice.token}`, origin: 'https://evil.example' },
+    ]) {
+      const { closed, events } = await connect(headers);
+      expect(await closed).toBe(4401);
+      expect(events).toEqual([]);
+    }
+  });
+});
