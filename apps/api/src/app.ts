@@ -6,10 +6,13 @@ import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import answerPlugin, { type AnswerOptions } from './answer/answer-plugin.ts';
+import { defaultAnswerDeps } from './answer/default-deps.ts';
 import type { Config } from './config.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
+import chatroomRoutes from './modules/chatrooms/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
 import authPlugin from './plugins/auth.ts';
@@ -34,6 +37,8 @@ export interface BuildOptions {
   logger?: boolean;
   mailer?: Mailer;
   rateLimits?: typeof DEFAULT_AUTH_RATE_LIMITS;
+  /** Answer worker tuning; tests shorten how long a silent provider is waited for. */
+  answer?: Partial<Omit<AnswerOptions, 'runWorkers' | 'deps'>> & { providerIdleTimeoutMs?: number };
 }
 
 /** The whole application as one Fastify instance; `server.ts` decides how the process runs it. */
@@ -83,6 +88,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(accountRoutes, { rateLimits: opts.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
   await app.register(applicationRoutes);
+  await app.register(chatroomRoutes);
+  await app.register(answerPlugin, {
+    runWorkers: opts.runWorkers,
+    deps: defaultAnswerDeps(opts.answer?.providerIdleTimeoutMs),
+    ...opts.answer,
+  });
   await app.register(modelProviderRoutes);
   return app;
 }

@@ -1,0 +1,280 @@
+import type { TLlmModel } from '@cairn/contracts/applications';
+import { ASSISTANT_SENDER, type TAnswerMetadata, type TMessageStatus } from '@cairn/contracts/chat';
+import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
+import type { Database } from '@cairn/db/client';
+import { applications, chatrooms, messages } from '@cairn/db/schema';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ChatTurn, TextGeneration, TextModel, Usage } from '../models/types.ts';
+import { publishChatEvent } from '../modules/chatrooms/publish-chat-event.ts';
+import { serializeMessage } from '../modules/chatrooms/serialize-chat.ts';
+import type { Passage } from '../rag/types.ts';
+import { buildPrompt } from './build-prompt.ts';
+import { citedSources } from './citations.ts';
+import { describeProviderError } from './describe-provider-error.ts';
+import type { AnswerJob } from './enqueue-answer.ts';
+import { extractiveAnswer, relevantPassages } from './extractive-answerer.ts';
+import { NOT_COVERED_ANSWER } from './no-answer.ts';
+
+export const TOP_K = 6;
+const HISTORY_TURNS = 10;
+const TURN_MAX = 2000;
+const PERSIST_EVERY_MS = 750;
+
+/** The two collaborators of answering, as the retrieval and model-provider modules export them. */
+export interface AnswerDeps {
+  retrieve(
+    database: Database,
+    application: { id: number; llmModels: TLlmModel[] },
+    query: string,
+    topK: number,
+  ): Promise<Passage[]>;
+  resolveTextModel(database: Database, ownerId: number, ref: TLlmModel): Promise<TextModel>;
+}
+
+/** Why a run was aborted: the user pressed stop, the model went silent, or the process is stopping. */
+export type AbortReason = 'stop' | 'timeout' | 'shutdown';
+
+export interface AnswerRun {
+  app: FastifyInstance;
+  deps: AnswerDeps;
+  controller: AbortController;
+  /** Abort when the model sends nothing for this long. */
+  idleTimeoutMs: number;
+}
+
+class AbortedError extends Error {
+  constructor(readonly reason: AbortReason) {
+    super(`aborted: ${reason}`);
+  }
+}
+
+/** Iterates a stream but gives up as soon as the signal aborts, even if the stream ignores it. */
+async function* abortable<T>(iterable: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = iterable[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new AbortedError(signal.reason as AbortReason));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    while (true) {
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    if (signal.aborted) void Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
+async function loadAnswer(app: FastifyInstance, job: AnswerJob) {
+  const [row] = await app.db
+    .select({ message: messages, chatroom: chatrooms, application: applications })
+    .from(messages)
+    .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
+    .innerJoin(applications, eq(applications.id, chatrooms.applicationId))
+    .where(eq(messages.id, job.messageId));
+  return row;
+}
+
+/** The question this answer replies to and the turns before it, oldest first. */
+async function loadConversation(
+  app: FastifyInstance,
+  chatroomId: number,
+  answerId: number,
+  replyTo: unknown,
+) {
+  const rows = await app.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.chatroomId, chatroomId), lt(messages.id, answerId)))
+    .orderBy(desc(messages.id))
+    .limit(HISTORY_TURNS * 2 + 1);
+  const usable = rows.reverse().filter((m) => m.message.trim() && m.metadata.send_to_user !== true);
+  let at = usable.findIndex((m) => m.uuid === replyTo);
+  if (at < 0) at = usable.findLastIndex((m) => m.senderIdentifier !== ASSISTANT_SENDER);
+  const question = at >= 0 ? usable[at]!.message : '';
+  const history: ChatTurn[] = usable
+    .slice(0, Math.max(at, 0))
+    .filter((m) => m.status === 'complete' || m.senderIdentifier !== ASSISTANT_SENDER)
+    .slice(-HISTORY_TURNS)
+    .map((m) => ({
+      role: m.senderIdentifier === ASSISTANT_SENDER ? 'assistant' : 'user',
+      content: m.message.slice(0, TURN_MAX),
+    }));
+  return { question, history };
+}
+
+function fixedText(text: string): TextGeneration {
+  return {
+    textStream: (async function* () {
+      yield text;
+    })(),
+    usage: Promise.resolve(undefined),
+  };
+}
+
+/**
+ * One answer, start to end: retrieve → prompt → stream the application's text model → store the
+ * answer with its cited sources. Every outcome ends in a final status (complete, stopped, failed)
+ * stored on the message and sent as an `updated` event: a conversation never hangs.
+ */
+export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<void> {
+  const { app, deps, controller } = run;
+  const found = await loadAnswer(app, job);
+  if (!found || found.message.run !== job.run || found.message.status !== 'pending') return;
+  const { chatroom, application } = found;
+  const ownerId = application.ownerId;
+  const [started] = await app.db
+    .update(messages)
+    .set({ status: 'streaming' })
+    .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run), eq(messages.status, 'pending')))
+    .returning();
+  if (!started) return;
+  const startedAt = found.message.updatedAt.getTime();
+  const base = { application_uuid: application.uuid, chatroom_uuid: chatroom.uuid };
+  const ref = application.llmModels.find((m) => m.model_type === 'text') ?? BUILTIN_TEXT_MODEL;
+  const metadata: TAnswerMetadata = {
+    ...(typeof found.message.metadata.reply_to === 'string' && { reply_to: found.message.metadata.reply_to }),
+    model: { uuid: ref.uuid, name: ref.name, provider: ref.provider },
+  };
+
+  let text = '';
+  let sent = 0;
+  let unsent = '';
+  let flushing: Promise<void> | null = null;
+  let lastPersist = Date.now();
+  let idle: NodeJS.Timeout | undefined;
+  const armIdle = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => controller.abort('timeout' satisfies AbortReason), run.idleTimeoutMs);
+  };
+
+  // Deltas go out as soon as they arrive; while one publish is in flight the next ones coalesce.
+  async function flush() {
+    while (unsent) {
+      const delta = unsent;
+      const offset = sent;
+      unsent = '';
+      sent += delta.length;
+      await publishChatEvent(app, ownerId, {
+        kind: 'delta',
+        ...base,
+        message_uuid: found!.message.uuid,
+        run: job.run,
+        offset,
+        delta,
+      });
+      if (Date.now() - lastPersist > PERSIST_EVERY_MS) {
+        lastPersist = Date.now();
+        // Stored so far: a client that reconnects mid-answer catches up from `GET …/messages/`.
+        await app.db
+          .update(messages)
+          .set({ message: text })
+          .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run)));
+      }
+    }
+    flushing = null;
+  }
+  function push(delta: string) {
+    if (!delta) return;
+    if (!text) metadata.first_token_ms = Date.now() - startedAt;
+    text += delta;
+    unsent += delta;
+    flushing ??= flush();
+  }
+
+  let status: TMessageStatus = 'complete';
+  let usage: Usage | undefined;
+  let cited: Passage[] = [];
+  try {
+    armIdle();
+    const { question, history } = await loadConversation(app, chatroom.id, job.messageId, metadata.reply_to);
+    let passages: Passage[];
+    try {
+      passages = question
+        ? await deps.retrieve(
+            app.database,
+            { id: application.id, llmModels: application.llmModels },
+            question,
+            TOP_K,
+          )
+        : [];
+    } catch (error) {
+      app.log.warn({ err: error }, 'retrieval failed');
+      throw new Error(`Could not search the knowledge: ${(error as Error).message}`, { cause: 'retrieval' });
+    }
+    let generation: TextGeneration;
+    cited = passages;
+    if (ref.provider === 'builtin') {
+      cited = relevantPassages(question, passages);
+      generation = cited.length ? extractiveAnswer(question, cited) : fixedText(NOT_COVERED_ANSWER);
+    } else if (!passages.length && application.strictness === 'strict') {
+      generation = fixedText(NOT_COVERED_ANSWER);
+    } else {
+      const model = await deps.resolveTextModel(app.database, ownerId, ref);
+      const prompt = buildPrompt({
+        applicationName: application.name,
+        instructions: application.instructions,
+        strictness: application.strictness,
+        passages,
+        history,
+        question,
+      });
+      generation = model.generate({
+        ...prompt,
+        temperature: application.temperature,
+        signal: controller.signal,
+      });
+    }
+    generation.usage.catch(() => {});
+    for await (const delta of abortable(generation.textStream, controller.signal)) {
+      armIdle();
+      push(delta);
+    }
+    usage = await generation.usage.catch(() => undefined);
+    if (!text.trim()) throw new Error('The model returned an empty answer.');
+    metadata.sources = citedSources(text, cited);
+  } catch (error) {
+    const reason =
+      error instanceof AbortedError ? error.reason : (controller.signal.reason as AbortReason | undefined);
+    if (controller.signal.aborted && reason === 'stop') {
+      status = 'stopped';
+    } else {
+      status = 'failed';
+      if (reason === 'timeout') {
+        metadata.error = `The model sent nothing for ${Math.round(run.idleTimeoutMs / 1000)} seconds, so the answer was stopped.`;
+        metadata.error_kind = 'timeout';
+      } else if (reason === 'shutdown') {
+        metadata.error = 'The answer was interrupted because the server stopped. Regenerate it to try again.';
+        metadata.error_kind = 'interrupted';
+      } else if ((error as Error).cause === 'retrieval') {
+        metadata.error = (error as Error).message;
+        metadata.error_kind = 'retrieval';
+      } else {
+        const described = describeProviderError(error);
+        metadata.error = described.message;
+        metadata.error_kind = described.kind;
+      }
+      app.log.warn({ err: error, kind: metadata.error_kind }, 'answer failed');
+    }
+    // What was streamed before a stop or failure may already cite passages.
+    metadata.sources = citedSources(text, cited);
+  } finally {
+    clearTimeout(idle);
+  }
+  await flushing;
+  if (usage) metadata.usage = usage;
+  metadata.latency_ms = Date.now() - startedAt;
+  const [row] = await app.db
+    .update(messages)
+    .set({ message: text, status, metadata: { ...metadata }, updatedAt: sql`now()` })
+    .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run)))
+    .returning();
+  // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
+  if (row) await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
+}

@@ -1,0 +1,78 @@
+import type { TextGeneration } from '../models/types.ts';
+import type { Passage } from '../rag/types.ts';
+import { overlap, termsOf } from './terms.ts';
+
+const MAX_PASSAGES = 3;
+const SENTENCES_PER_PASSAGE = 2;
+const SENTENCE_MAX = 400;
+
+/**
+ * The passages the built-in answerer may quote: those sharing at least one term with the question,
+ * best first (retrieval order breaks ties). An empty list means the knowledge does not cover it.
+ */
+export function relevantPassages(question: string, passages: Passage[]): Passage[] {
+  const query = new Set(termsOf(question));
+  if (query.size === 0) return [];
+  return passages
+    .map((p, rank) => ({ p, rank, hits: overlap(query, `${p.item_title} ${p.heading ?? ''} ${p.content}`) }))
+    .filter((x) => x.hits > 0)
+    .sort((a, b) => b.hits - a.hits || a.rank - b.rank)
+    .slice(0, MAX_PASSAGES)
+    .map((x) => x.p);
+}
+
+function sentencesOf(content: string): string[] {
+  const flat = content
+    .replace(/^#+\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return (flat.match(/[^.!?]+(?:[.!?]+["')\]]*|$)/g) ?? [flat]).map((s) => s.trim()).filter(Boolean);
+}
+
+/** The sentences of a passage that best match the question, kept in their original order. */
+export function bestSentences(question: string, content: string): string {
+  const query = new Set(termsOf(question));
+  const sentences = sentencesOf(content);
+  const picked = sentences
+    .map((s, i) => ({ s, i, hits: overlap(query, s) }))
+    .sort((a, b) => b.hits - a.hits || a.i - b.i)
+    .slice(0, SENTENCES_PER_PASSAGE)
+    .sort((a, b) => a.i - b.i)
+    .map(({ s }) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MAX).trimEnd()}…` : s));
+  return picked.join(' ');
+}
+
+function locationOf(p: Passage): string {
+  const parts = [p.heading, p.page !== null ? `page ${p.page}` : null].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/**
+ * The built-in text model: no network, no invention. It quotes the best sentences of the given
+ * passages, each cited as `[n]` in the order given, and streams them as they are composed.
+ */
+export function extractiveAnswer(question: string, passages: Passage[]): TextGeneration {
+  const parts: string[] = ['Here is what the knowledge says:\n\n'];
+  passages.forEach((p, i) => {
+    parts.push(`- **${p.item_title}**${locationOf(p)}: ${bestSentences(question, p.content)} [${i + 1}]\n`);
+  });
+  let settle: (usage: { input_tokens: number; output_tokens: number }) => void = () => {};
+  const usage = new Promise<{ input_tokens: number; output_tokens: number }>((resolve) => {
+    settle = resolve;
+  });
+  async function* stream() {
+    let outputTokens = 0;
+    try {
+      for (const part of parts) {
+        // Word-sized pieces so the answer streams like any other model's.
+        for (const piece of part.match(/\S+\s*|\s+/g) ?? []) {
+          outputTokens++;
+          yield piece;
+        }
+      }
+    } finally {
+      settle({ input_tokens: 0, output_tokens: outputTokens });
+    }
+  }
+  return { textStream: stream(), usage };
+}

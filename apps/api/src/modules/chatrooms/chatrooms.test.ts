@@ -1,0 +1,286 @@
+import { ASSISTANT_SENDER, MESSAGE_MAX } from '@cairn/contracts/chat';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
+import { openChatSocket } from '../../testing/chat-socket.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+let alice: { token: string; user: { id: number } };
+let bob: { token: string; user: { id: number } };
+let appId: string;
+let bobAppId: string;
+
+const createApp = async (token: string, name: string) =>
+  (await t.call('POST', '/api/applications/', { token, json: { name } })).body.uuid as string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  alice = await t.signUp();
+  bob = await t.signUp();
+  appId = await createApp(alice.token, 'Alice bot');
+  bobAppId = await createApp(bob.token, 'Bob bot');
+});
+afterAll(() => t.close());
+
+const send = (token: string, app: string, body: Record<string, unknown>) =>
+  t.call('POST', `/api/applications/${app}/chatrooms/send-message/`, { token, json: body });
+const asAlice = (chatroom: string, message: string, extra: Record<string, unknown> = {}) =>
+  send(alice.token, appId, {
+    chatroom_identifier: chatroom,
+    message,
+    sender_identifier: `reg_${alice.user.id}`,
+    metadata: { source: 'web' },
+    send_to_user: false,
+    ...extra,
+  });
+const messagesOf = (chatroom: string, token = alice.token, app = appId) =>
+  t.call('GET', `/api/applications/${app}/chatrooms/${chatroom}/messages/`, { token });
+
+describe('send-message', () => {
+  it('new_chat creates a chatroom named from the first message and starts an answer', async () => {
+    const text =
+      'How do I reset the password of the staff account when the recovery e-mail no longer exists?';
+    const res = await asAlice('new_chat', text);
+    expect(res.status).toBe(201);
+    expect(res.body.chatroom.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.chatroom.name.length).toBeLessThanOrEqual(60);
+    expect(res.body.chatroom.name).toBe('How do I reset the password of the staff account when the…');
+    expect(res.body.message).toMatchObject({
+      sender_identifier: `reg_${alice.user.id}`,
+      message: text,
+      metadata: { source: 'web' },
+      status: 'complete',
+    });
+    expect(res.body.answer).toMatchObject({
+      sender_identifier: ASSISTANT_SENDER,
+      status: 'pending',
+      message: '',
+    });
+
+    const list = await t.call('GET', `/api/applications/${appId}/chatrooms/`, { token: alice.token });
+    expect(list.status).toBe(200);
+    expect(list.body.chatrooms[0]).toEqual({
+      uuid: res.body.chatroom.uuid,
+      name: res.body.chatroom.name,
+      created_at: expect.any(String),
+      last_message_at: expect.any(String),
+    });
+  });
+
+  it('answers that the knowledge does not cover a question when the application has none', async () => {
+    const tab = await openChatSocket(t.url, alice.token);
+    const res = await asAlice('new_chat', 'What is the warranty period of the X200?');
+    const answer = await tab.finalOf(res.body.answer.uuid);
+    expect(answer.status).toBe('complete');
+    expect(answer.message).toBe(NOT_COVERED_ANSWER);
+    expect(answer.metadata).toMatchObject({
+      sources: [],
+      model: { provider: 'builtin' },
+      latency_ms: expect.any(Number),
+      reply_to: res.body.message.uuid,
+    });
+    expect(tab.streamedText(answer.uuid)).toBe(answer.message);
+    const history = await messagesOf(res.body.chatroom.uuid);
+    expect(history.body).toMatchObject({ uuid: res.body.chatroom.uuid, name: res.body.chatroom.name });
+    expect(history.body.messages.map((m: { uuid: string; status: string }) => [m.uuid, m.status])).toEqual([
+      [res.body.message.uuid, 'complete'],
+      [answer.uuid, 'complete'],
+    ]);
+    expect(history.body.messages[1].message).toBe(NOT_COVERED_ANSWER);
+    tab.close();
+  });
+
+  it('publishes the new chatroom, the message and the answer to every socket of the owner only', async () => {
+    const tab1 = await openChatSocket(t.url, alice.token);
+    const tab2 = await openChatSocket(t.url, alice.token);
+    const other = await openChatSocket(t.url, bob.token);
+    const res = await asAlice('new_chat', 'Hello there');
+    for (const tab of [tab1, tab2]) {
+      const answer = await tab.finalOf(res.body.answer.uuid);
+      const kinds = tab.events.filter((e) => e.chatroom_uuid === res.body.chatroom.uuid).map((e) => e.kind);
+      expect(kinds.slice(0, 3)).toEqual(['chatroom', 'created', 'created']);
+      expect(kinds).toContain('delta');
+      expect(kinds.at(-1)).toBe('updated');
+      expect(tab.streamedText(answer.uuid)).toBe(answer.message);
+    }
+    expect(other.events).toEqual([]);
+    for (const tab of [tab1, tab2, other]) tab.close();
+  });
+
+  it('send_to_user stores the owner’s message for the end user and the assistant stays silent', async () => {
+    const tab = await openChatSocket(t.url, alice.token);
+    const first = await asAlice('new_chat', 'A question first');
+    const room = first.body.chatroom.uuid;
+    await tab.finalOf(first.body.answer.uuid);
+    const res = await asAlice(room, 'Hi, a person will follow up by e-mail.', { send_to_user: true });
+    expect(res.status).toBe(201);
+    expect(res.body.answer).toBeNull();
+    expect(res.body.message.metadata).toEqual({ source: 'web', send_to_user: true });
+    // A later ordinary message is answered; by then a job for the silent one would have run too.
+    const later = await asAlice(room, 'And another question');
+    await tab.finalOf(later.body.answer.uuid);
+    const history = await messagesOf(room);
+    expect(history.body.messages.map((m: { sender_identifier: string }) => m.sender_identifier)).toEqual([
+      `reg_${alice.user.id}`,
+      ASSISTANT_SENDER,
+      `reg_${alice.user.id}`,
+      `reg_${alice.user.id}`,
+      ASSISTANT_SENDER,
+    ]);
+    tab.close();
+  });
+
+  it('refuses a sender identifier that is not the caller’s own', async () => {
+    const res = await asAlice('new_chat', 'hello', { sender_identifier: `reg_${bob.user.id}` });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.sender_identifier).toEqual(['Must be your own sender identifier.']);
+    const none = await asAlice('new_chat', 'hello', { sender_identifier: undefined });
+    expect(none.status).toBe(400);
+    expect(none.body.errors.sender_identifier).toBeDefined();
+  });
+
+  it('caps the message length with a clear error and refuses empty messages', async () => {
+    const atCap = await asAlice('new_chat', 'a'.repeat(MESSAGE_MAX));
+    expect(atCap.status).toBe(201);
+    const long = await asAlice('new_chat', 'a'.repeat(MESSAGE_MAX + 1));
+    expect(long.status).toBe(400);
+    expect(long.body.errors.message).toEqual(['A message can have at most 8,000 characters.']);
+    const blank = await asAlice('new_chat', '   ');
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors.message).toEqual(['Required']);
+  });
+
+  it('refuses malformed chatroom identifiers and others’ chatrooms and applications', async () => {
+    const bad = await asAlice('not-a-room', 'hello');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.chatroom_identifier).toBeDefined();
+    const unknown = await asAlice('00000000-0000-4000-8000-000000000000', 'hello');
+    expect(unknown.status).toBe(404);
+
+    const bobs = await send(bob.token, bobAppId, {
+      chatroom_identifier: 'new_chat',
+      message: 'Bob’s secret',
+      sender_identifier: `reg_${bob.user.id}`,
+    });
+    expect(bobs.status).toBe(201);
+    // Alice cannot post into Bob’s chatroom, through her app or his.
+    expect((await asAlice(bobs.body.chatroom.uuid, 'intrude')).status).toBe(404);
+    const viaBobApp = await send(alice.token, bobAppId, {
+      chatroom_identifier: bobs.body.chatroom.uuid,
+      message: 'intrude',
+      sender_identifier: `reg_${alice.user.id}`,
+    });
+    expect(viaBobApp.status).toBe(404);
+    expect((await messagesOf(bobs.body.chatroom.uuid)).status).toBe(404);
+    expect((await messagesOf(bobs.body.chatroom.uuid, alice.token, bobAppId)).status).toBe(404);
+    expect(
+      (await t.call('GET', `/api/applications/${bobAppId}/chatrooms/`, { token: alice.token })).status,
+    ).toBe(404);
+    expect((await t.call('GET', `/api/applications/${appId}/chatrooms/`)).status).toBe(401);
+  });
+});
+
+describe('chatrooms', () => {
+  it('lists chatrooms by latest activity', async () => {
+    const appUuid = await createApp(alice.token, 'Ordering');
+    const post = (room: string, message: string) =>
+      send(alice.token, appUuid, {
+        chatroom_identifier: room,
+        message,
+        sender_identifier: `reg_${alice.user.id}`,
+      });
+    const a = (await post('new_chat', 'first room')).body.chatroom.uuid;
+    const b = (await post('new_chat', 'second room')).body.chatroom.uuid;
+    const names = async () =>
+      (
+        await t.call('GET', `/api/applications/${appUuid}/chatrooms/`, { token: alice.token })
+      ).body.chatrooms.map((c: { uuid: string }) => c.uuid);
+    expect(await names()).toEqual([b, a]);
+    await post(a, 'back to the first');
+    expect(await names()).toEqual([a, b]);
+  });
+
+  it('renames and deletes, for the owner only', async () => {
+    const room = (await asAlice('new_chat', 'to be renamed')).body.chatroom.uuid;
+    const path = `/api/applications/${appId}/chatrooms/${room}/`;
+    const tab = await openChatSocket(t.url, alice.token);
+
+    expect((await t.call('PATCH', path, { token: bob.token, json: { name: 'x' } })).status).toBe(404);
+    const blank = await t.call('PATCH', path, { token: alice.token, json: { name: '  ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors.name).toEqual(['Required']);
+    const renamed = await t.call('PATCH', path, { token: alice.token, json: { name: '  Renamed  ' } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.name).toBe('Renamed');
+    expect((await messagesOf(room)).body.name).toBe('Renamed');
+
+    expect((await t.call('DELETE', path, { token: bob.token })).status).toBe(404);
+    expect((await t.call('DELETE', path, { token: alice.token })).status).toBe(204);
+    expect((await messagesOf(room)).status).toBe(404);
+    expect((await t.call('DELETE', path, { token: alice.token })).status).toBe(404);
+    await new Promise((r) => setTimeout(r, 100));
+    const kinds = tab.events.filter((e) => e.chatroom_uuid === room).map((e) => e.kind);
+    expect(kinds).toContain('chatroom');
+    expect(kinds.at(-1)).toBe('chatroom_deleted');
+    tab.close();
+  });
+});
+
+describe('answers', () => {
+  it('stores thumbs up/down on answers only, and regenerates an answer as a new run', async () => {
+    const tab = await openChatSocket(t.url, alice.token);
+    const res = await asAlice('new_chat', 'Rate me');
+    const room = res.body.chatroom.uuid;
+    const answer = await tab.finalOf(res.body.answer.uuid);
+    const base = `/api/applications/${appId}/chatrooms/${room}/messages`;
+
+    const up = await t.call('PUT', `${base}/${answer.uuid}/feedback/`, {
+      token: alice.token,
+      json: { feedback: 'up' },
+    });
+    expect(up.status).toBe(200);
+    expect(up.body.feedback).toBe('up');
+    expect((await messagesOf(room)).body.messages[1].feedback).toBe('up');
+    const bad = await t.call('PUT', `${base}/${answer.uuid}/feedback/`, {
+      token: alice.token,
+      json: { feedback: 'meh' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.feedback).toBeDefined();
+    const onUser = await t.call('PUT', `${base}/${res.body.message.uuid}/feedback/`, {
+      token: alice.token,
+      json: { feedback: 'down' },
+    });
+    expect(onUser.status).toBe(400);
+    const bobs = await t.call('PUT', `${base}/${answer.uuid}/feedback/`, {
+      token: bob.token,
+      json: { feedback: 'down' },
+    });
+    expect(bobs.status).toBe(404);
+
+    const again = await t.call('POST', `${base}/${answer.uuid}/regenerate/`, { token: alice.token });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({
+      uuid: answer.uuid,
+      run: 1,
+      status: 'pending',
+      feedback: null,
+      message: '',
+    });
+    await tab.finalOf(answer.uuid); // the first run's final event
+    await until(async () => (await messagesOf(room)).body.messages[1].status === 'complete');
+    const regenerated = (await messagesOf(room)).body.messages[1];
+    expect(regenerated).toMatchObject({ run: 1, status: 'complete', message: NOT_COVERED_ANSWER });
+    expect(tab.streamedText(answer.uuid, 1)).toBe(NOT_COVERED_ANSWER);
+    expect((await messagesOf(room)).body.messages).toHaveLength(2);
+    tab.close();
+  });
+});
+
+async function until(check: () => Promise<boolean>) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('condition not met in time');
+}

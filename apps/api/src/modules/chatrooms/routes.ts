@@ -1,0 +1,136 @@
+import { ZAppParams } from '@cairn/contracts/applications';
+import {
+  ZChatroom,
+  ZChatroomList,
+  ZChatroomMessages,
+  ZChatroomParams,
+  ZFeedbackRequest,
+  ZMessage,
+  ZMessageParams,
+  ZRenameChatroomRequest,
+  ZSendMessageRequest,
+  ZSendMessageResponse,
+} from '@cairn/contracts/chat';
+import { ZErrorBody } from '@cairn/contracts/errors';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deleteChatroom } from './delete-chatroom.ts';
+import { getChatroomMessages } from './get-chatroom-messages.ts';
+import { listChatrooms } from './list-chatrooms.ts';
+import { publishChatEvent } from './publish-chat-event.ts';
+import { regenerateAnswer } from './regenerate-answer.ts';
+import { renameChatroom } from './rename-chatroom.ts';
+import { sendMessage } from './send-message.ts';
+import { setFeedback } from './set-feedback.ts';
+import { stopAnswer } from './stop-answer.ts';
+
+const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
+const prefix = '/api/applications/:appId/chatrooms';
+
+export default async function chatroomRoutes(fastify: FastifyInstance) {
+  fastify.addHook('onRequest', fastify.authenticate);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = { tags: ['chat'], security: [{ token: [] }] };
+
+  app.get(
+    `${prefix}/`,
+    { schema: { ...base, params: ZAppParams, response: { 200: ZChatroomList, ...errors } } },
+    (request) => listChatrooms(app.db, request.user.id, request.params.appId),
+  );
+
+  app.get(
+    `${prefix}/:chatroomId/messages/`,
+    { schema: { ...base, params: ZChatroomParams, response: { 200: ZChatroomMessages, ...errors } } },
+    (request) =>
+      getChatroomMessages(app.db, request.user.id, request.params.appId, request.params.chatroomId),
+  );
+
+  app.post(
+    `${prefix}/send-message/`,
+    {
+      schema: {
+        ...base,
+        description:
+          '`chatroom_identifier` is a chatroom uuid or `new_chat` (creates a chatroom named from the message). ' +
+          "`sender_identifier` must be the caller's own `reg_<id>`. Unless `send_to_user`, an answer from the " +
+          'assistant (sender `assistant`) is started and streamed as `message` events on `/api/ws`.',
+        params: ZAppParams,
+        body: ZSendMessageRequest,
+        response: { 201: ZSendMessageResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201);
+      return sendMessage(app, request.user.id, request.params.appId, request.body);
+    },
+  );
+
+  app.patch(
+    `${prefix}/:chatroomId/`,
+    {
+      schema: {
+        ...base,
+        params: ZChatroomParams,
+        body: ZRenameChatroomRequest,
+        response: { 200: ZChatroom, ...errors },
+      },
+    },
+    async (request) => {
+      const { appId, chatroomId } = request.params;
+      const chatroom = await renameChatroom(app.db, request.user.id, appId, chatroomId, request.body.name);
+      await publishChatEvent(app, request.user.id, {
+        kind: 'chatroom',
+        application_uuid: appId,
+        chatroom_uuid: chatroomId,
+        chatroom,
+      });
+      return chatroom;
+    },
+  );
+
+  app.delete(
+    `${prefix}/:chatroomId/`,
+    {
+      schema: {
+        ...base,
+        params: ZChatroomParams,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { appId, chatroomId } = request.params;
+      await deleteChatroom(app.db, request.user.id, appId, chatroomId);
+      await publishChatEvent(app, request.user.id, {
+        kind: 'chatroom_deleted',
+        application_uuid: appId,
+        chatroom_uuid: chatroomId,
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  const answerRoute = `${prefix}/:chatroomId/messages/:messageId`;
+  app.post(
+    `${answerRoute}/stop/`,
+    { schema: { ...base, params: ZMessageParams, response: { 200: ZMessage, ...errors } } },
+    (request) => stopAnswer(app, request.user.id, request.params),
+  );
+  app.post(
+    `${answerRoute}/regenerate/`,
+    { schema: { ...base, params: ZMessageParams, response: { 200: ZMessage, ...errors } } },
+    (request) => regenerateAnswer(app, request.user.id, request.params),
+  );
+  app.put(
+    `${answerRoute}/feedback/`,
+    {
+      schema: {
+        ...base,
+        params: ZMessageParams,
+        body: ZFeedbackRequest,
+        response: { 200: ZMessage, ...errors },
+      },
+    },
+    (request) => setFeedback(app, request.user.id, request.params, request.body.feedback),
+  );
+}

@@ -1,0 +1,30 @@
+import type { TFeedback, TMessage } from '@cairn/contracts/chat';
+import { messages } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { findAnswer } from './find-message.ts';
+import { publishChatEvent } from './publish-chat-event.ts';
+import { serializeMessage } from './serialize-chat.ts';
+
+/** Thumbs up/down (or none) on an answer, stored with the message and shown in every tab. */
+export async function setFeedback(
+  app: FastifyInstance,
+  ownerId: number,
+  params: { appId: string; chatroomId: string; messageId: string },
+  feedback: TFeedback | null,
+): Promise<TMessage> {
+  const found = await findAnswer(app.db, ownerId, params);
+  const [row] = await app.db
+    .update(messages)
+    .set({ feedback })
+    .where(eq(messages.id, found.message.id))
+    .returning();
+  const message = serializeMessage(row!);
+  await publishChatEvent(app, ownerId, {
+    kind: 'updated',
+    application_uuid: found.application.uuid,
+    chatroom_uuid: found.chatroom.uuid,
+    message,
+  });
+  return message;
+}
