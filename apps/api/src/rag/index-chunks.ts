@@ -26,10 +26,18 @@ export async function indexItem(
   database: Database,
   input: IndexItemInput,
 ): Promise<{ chunkCount: number; language?: string }> {
+  return indexItemWith(database, input, await resolveEmbedder(database, input.llmModels));
+}
+
+/** `indexItem` with the embedding model already resolved (null: lexical only). */
+export async function indexItemWith(
+  database: Database,
+  input: IndexItemInput,
+  embedder: Embedder | null,
+): Promise<{ chunkCount: number; language?: string }> {
   const chunks = chunkDocument(input.document);
   const language = input.document.language ?? detectLanguage(documentText(input.document));
   const tsConfig = textSearchConfigFor(language);
-  const embedder = await resolveEmbedder(database, input.llmModels);
   const vectors = embedder
     ? await embedInBatches(
         embedder,

@@ -1,0 +1,167 @@
+import type { TLlmModel } from '@cairn/contracts/applications';
+import type { Database } from '@cairn/db/client';
+import { resolveEmbedder } from './embed.ts';
+import { TEXT_SEARCH_CONFIGS } from './language.ts';
+import type { Embedder, Passage } from './types.ts';
+import { vectorSearch } from './vector-search.ts';
+
+/** BM25 parameters measured on SciFact (DESIGN §5). */
+export const BM25_K1 = 0.9;
+export const BM25_B = 0.4;
+/** The usual reciprocal-rank-fusion constant: damps the weight of the very first ranks. */
+export const RRF_K = 60;
+/** Each ranking contributes this many candidates (at least) to the fusion. */
+const MIN_CANDIDATES = 50;
+
+/** Query lexemes in every configuration, so they meet each chunk in the stemming it was indexed with. */
+const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::regconfig)`).join(', ');
+
+/**
+ * BM25 over the postings of one application. A query is too short for the language detector, so
+ * it is tokenized in every configuration; each chunk was indexed in exactly one, so only the
+ * lexemes of its own configuration can match it and nothing is counted twice. Document
+ * frequencies and lengths are counted from the application's own rows at query time.
+ */
+const BM25_SQL = `
+WITH cfg(id, name) AS (VALUES ${CONFIG_VALUES}),
+q AS (
+  SELECT DISTINCT cfg.id::smallint AS ts_config, l.lexeme
+  FROM cfg CROSS JOIN LATERAL unnest(to_tsvector(cfg.name, $2::text)) l
+),
+p AS (
+  SELECT p.chunk_id, p.ts_config, p.lexeme, p.tf, p.chunk_length
+  FROM q JOIN knowledge_postings p
+    ON p.application_id = $1 AND p.ts_config = q.ts_config AND p.lexeme = q.lexeme
+),
+df AS (SELECT ts_config, lexeme, count(*) AS n FROM p GROUP BY ts_config, lexeme),
+stats AS (
+  SELECT count(*)::float8 AS n, greatest(avg(token_count), 1)::float8 AS avgdl
+  FROM knowledge_chunks WHERE application_id = $1
+)
+SELECT p.chunk_id AS id,
+       sum(ln(1 + (stats.n - df.n + 0.5) / (df.n + 0.5))
+           * p.tf * (${BM25_K1} + 1)
+           / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.chunk_length / stats.avgdl))) AS score
+FROM p JOIN df USING (ts_config, lexeme) CROSS JOIN stats
+GROUP BY p.chunk_id
+ORDER BY score DESC, p.chunk_id
+LIMIT $3`;
+
+export interface RankedChunk {
+  id: number;
+  score: number;
+}
+
+/** Chunk ids of one application ranked by BM25, best first. */
+export async function lexicalSearch(
+  database: Database,
+  applicationId: number,
+  query: string,
+  limit: number,
+): Promise<RankedChunk[]> {
+  const { rows } = await database.query<{ id: number; score: number | string }>(BM25_SQL, [
+    applicationId,
+    query,
+    limit,
+  ]);
+  return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }));
+}
+
+/**
+ * Hybrid retrieval (DESIGN §5): BM25 and, when the application has an embedding model, vector
+ * similarity, fused by reciprocal rank. Only the application's own chunks are considered. The
+ * score is the fused reciprocal-rank score: it orders results, it is not a probability.
+ */
+export async function retrieve(
+  database: Database,
+  application: { id: number; llmModels: TLlmModel[] },
+  query: string,
+  topK: number,
+): Promise<Passage[]> {
+  if (query.trim() === '' || topK <= 0) return [];
+  return retrieveWith(
+    database,
+    application.id,
+    await resolveEmbedder(database, application.llmModels),
+    query,
+    topK,
+  );
+}
+
+/** `retrieve` with the embedding model already resolved (null: lexical only). */
+export async function retrieveWith(
+  database: Database,
+  applicationId: number,
+  embedder: Embedder | null,
+  query: string,
+  topK: number,
+): Promise<Passage[]> {
+  if (query.trim() === '' || topK <= 0) return [];
+  const candidates = Math.max(topK * 2, MIN_CANDIDATES);
+  const [lexical, semantic] = await Promise.all([
+    lexicalSearch(database, applicationId, query, candidates),
+    embedder ? semanticSearch(database, applicationId, embedder, query, candidates) : [],
+  ]);
+  const fused = fuseByReciprocalRank([lexical, semantic]).slice(0, topK);
+  return loadPassages(database, applicationId, fused);
+}
+
+async function semanticSearch(
+  database: Database,
+  applicationId: number,
+  embedder: Embedder,
+  query: string,
+  limit: number,
+): Promise<RankedChunk[]> {
+  const [vector] = await embedder.embed([query]);
+  if (!vector) return [];
+  return vectorSearch(database, { applicationId, modelId: embedder.id, vector, limit });
+}
+
+/** Σ 1/(k + rank) over the rankings a chunk appears in. */
+export function fuseByReciprocalRank(rankings: RankedChunk[][]): RankedChunk[] {
+  const scores = new Map<number, number>();
+  for (const ranking of rankings) {
+    ranking.forEach((chunk, index) => {
+      scores.set(chunk.id, (scores.get(chunk.id) ?? 0) + 1 / (RRF_K + index + 1));
+    });
+  }
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
+async function loadPassages(
+  database: Database,
+  applicationId: number,
+  ranked: RankedChunk[],
+): Promise<Passage[]> {
+  if (ranked.length === 0) return [];
+  const { rows } = await database.query<{
+    id: number;
+    content: string;
+    page: number | null;
+    heading: string | null;
+    item_uuid: string;
+    item_title: string;
+  }>(
+    `SELECT c.id, c.content, c.page, c.heading, i.uuid AS item_uuid, i.title AS item_title
+     FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.item_id
+     WHERE c.application_id = $1 AND c.id = ANY($2::int[])`,
+    [applicationId, ranked.map((r) => r.id)],
+  );
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return ranked.flatMap((r) => {
+    const row = byId.get(r.id);
+    if (!row) return [];
+    return [
+      {
+        item_uuid: row.item_uuid,
+        item_title: row.item_title,
+        chunk_id: r.id,
+        content: row.content,
+        score: r.score,
+        page: row.page,
+        heading: row.heading,
+      },
+    ];
+  });
+}
