@@ -1,13 +1,4 @@
-import {
-  customType,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  serial,
-  smallint,
-  text,
-} from 'drizzle-orm/pg-core';
+import { customType, index, integer, pgTable, primaryKey, serial, smallint, text } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 import { knowledgeItems } from './knowledge.ts';
 
