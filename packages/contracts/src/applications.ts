@@ -44,6 +44,10 @@ export const ZApplication = z.object({
   uuid: z.uuid(),
   name: z.string(),
   llm_models: z.array(ZLlmModel),
+  /** Extra instructions for the text model, added to every answer's prompt. */
+  instructions: z.string(),
+  temperature: z.number(),
+  strictness: ZStrictness,
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -51,5 +55,31 @@ export type TApplication = z.infer<typeof ZApplication>;
 
 export const ZApplicationList = z.array(ZApplication);
 export const ZCreateApplicationForm = z.object({ name: ZApplicationName });
-export const ZUpdateApplicationRequest = z.object({ name: ZApplicationName.optional() });
+export const LLM_MODELS_MAX = 20;
+export const ZUpdateApplicationRequest = z.object({
+  name: ZApplicationName.optional(),
+  instructions: z
+    .string({ error: 'Must be text' })
+    .max(INSTRUCTIONS_MAX, `At most ${INSTRUCTIONS_MAX} characters`)
+    .optional(),
+  temperature: z
+    .number({ error: 'Must be a number' })
+    .min(TEMPERATURE_MIN, `At least ${TEMPERATURE_MIN}`)
+    .max(TEMPERATURE_MAX, `At most ${TEMPERATURE_MAX}`)
+    .optional(),
+  strictness: z
+    .enum(STRICTNESS_LEVELS, { error: `Choose one of: ${STRICTNESS_LEVELS.join(', ')}` })
+    .optional(),
+  /**
+   * The application's models by uuid (built-in ids or the caller's provider models), in order: the
+   * first `text` and the first `embedding` model are the selected ones; one of each is required.
+   */
+  llm_models: z
+    .array(z.string({ error: 'Must be a model id' }).min(1, 'Must be a model id'), {
+      error: 'Must be a list',
+    })
+    .max(LLM_MODELS_MAX, `At most ${LLM_MODELS_MAX} models`)
+    .optional(),
+});
+export type TUpdateApplicationRequest = z.infer<typeof ZUpdateApplicationRequest>;
 export const ZAppParams = z.object({ appId: z.uuid({ error: 'Not a valid id' }) });

@@ -15,7 +15,7 @@ import { createApplication } from './create-application.ts';
 import { findApplication } from './find-application.ts';
 import { listApplications } from './list-applications.ts';
 import { serializeApplication } from './serialize-application.ts';
-import { deleteApplication, updateApplication } from './update-application.ts';
+import { deleteApplication, updateApplicationSettings } from './update-application.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 
@@ -60,12 +60,24 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...base,
+        description:
+          'Renames the application and changes its settings. `llm_models` lists model uuids (from ' +
+          '`GET /api/models/`) in order: the first text and the first embedding model are the selected ' +
+          'ones. Changing the selected embedding model re-indexes all knowledge of the application.',
         params: ZAppParams,
         body: ZUpdateApplicationRequest,
         response: { 200: ZApplication, ...errors },
       },
     },
-    (request) => updateApplication(app.db, request.user.id, request.params.appId, request.body),
+    async (request) => {
+      const result = await updateApplicationSettings(
+        app.db,
+        request.user.id,
+        request.params.appId,
+        request.body,
+      );
+      return result.application;
+    },
   );
 
   app.delete(

@@ -6,6 +6,9 @@ export function serializeApplication(app: typeof applications.$inferSelect): TAp
     uuid: app.uuid,
     name: app.name,
     llm_models: app.llmModels,
+    instructions: app.instructions,
+    temperature: app.temperature,
+    strictness: app.strictness,
     created_at: app.createdAt.toISOString(),
     updated_at: app.updatedAt.toISOString(),
   };

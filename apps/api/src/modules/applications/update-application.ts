@@ -1,22 +1,60 @@
+import type { TLlmModel, TUpdateApplicationRequest } from '@cairn/contracts/applications';
 import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import { resolveLlmModels, selectedModel } from '../model-providers/resolve-llm-models.ts';
 import { serializeApplication } from './serialize-application.ts';
+
+export interface UpdatedApplication {
+  application: ReturnType<typeof serializeApplication>;
+  /** The selected embedding model changed: the knowledge must be indexed again. */
+  embeddingChanged: boolean;
+  applicationId: number;
+}
+
+/** Renames and changes the settings and models of the caller's application. */
+export async function updateApplicationSettings(
+  db: Db,
+  ownerId: number,
+  uuid: string,
+  input: TUpdateApplicationRequest,
+): Promise<UpdatedApplication> {
+  const llmModels: TLlmModel[] | undefined =
+    input.llm_models !== undefined ? await resolveLlmModels(db, ownerId, input.llm_models) : undefined;
+  return db.transaction(async (tx) => {
+    // Locked so two concurrent changes of the embedding model cannot both miss the change.
+    const [before] = await tx
+      .select({ id: applications.id, llmModels: applications.llmModels })
+      .from(applications)
+      .where(and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId)))
+      .for('update');
+    if (!before) throw notFound('Application not found.');
+    const [row] = await tx
+      .update(applications)
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.instructions !== undefined && { instructions: input.instructions }),
+        ...(input.temperature !== undefined && { temperature: input.temperature }),
+        ...(input.strictness !== undefined && { strictness: input.strictness }),
+        ...(llmModels !== undefined && { llmModels }),
+        updatedAt: sql`now()`,
+      })
+      .where(eq(applications.id, before.id))
+      .returning();
+    const was = selectedModel(before.llmModels, 'embedding')?.uuid;
+    const now = selectedModel(row!.llmModels, 'embedding')?.uuid;
+    return { application: serializeApplication(row!), embeddingChanged: was !== now, applicationId: row!.id };
+  });
+}
 
 export async function updateApplication(
   db: Db,
   ownerId: number,
   uuid: string,
-  input: { name?: string | undefined },
+  input: TUpdateApplicationRequest,
 ) {
-  const [row] = await db
-    .update(applications)
-    .set({ ...(input.name !== undefined && { name: input.name }), updatedAt: sql`now()` })
-    .where(and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId)))
-    .returning();
-  if (!row) throw notFound('Application not found.');
-  return serializeApplication(row);
+  return (await updateApplicationSettings(db, ownerId, uuid, input)).application;
 }
 
 export async function deleteApplication(db: Db, ownerId: number, uuid: string) {
