@@ -5,6 +5,10 @@ import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { providerFetch, sdkBaseUrl } from './provider-url.ts';
 
+// The SDK prints compatibility warnings (unknown model names …) with console.warn; they are not
+// errors, and the process logs through pino only.
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+
 /**
  * The AI SDK model for a provider connection. OpenAI, Ollama and OpenAI-compatible servers all go
  * through chat-completions (`.chatModel()`), the one API every compatible server implements (the
