@@ -1,0 +1,311 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { indexItem } from '../rag/index-chunks.ts';
+import { insertItem, textDocument } from '../rag/test-fixtures.ts';
+import { openChatSocket } from '../testing/chat-socket.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { NOT_COVERED_ANSWER } from './no-answer.ts';
+
+const KEY = 'sk-test-key-1234';
+const FULL_REPLY = 'The X200 comes with a three-year warranty [1]. Batteries are covered for one year [2].';
+
+let t: TestApp;
+let fake: FakeOpenAI;
+let owner: { token: string; user: { id: number } };
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ apiKey: KEY, models: ['fake-chat', 'fake-embed'] });
+  t = await startTestApp({}, { answer: { providerIdleTimeoutMs: 4000 } });
+  owner = await t.signUp();
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => {
+  fake.set({ apiKey: KEY, reply: FULL_REPLY, chunkDelayMs: 0, headersDelayMs: 0, failWith: undefined });
+  fake.requests.length = 0;
+});
+
+const api = (method: string, path: string, json?: unknown) =>
+  t.call(method, path, { token: owner.token, json });
+
+/** An application whose knowledge holds the given documents (indexed as the ingestion job leaves them). */
+async function applicationWith(docs: Array<{ title: string; text: string }>) {
+  const created = await api('POST', '/api/applications/', { name: 'Support' });
+  const { rows } = await t.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [
+    created.body.uuid,
+  ]);
+  const items: string[] = [];
+  for (const doc of docs) {
+    const itemId = await insertItem(t.database, rows[0]!.id, doc.title);
+    await indexItem(t.database, {
+      applicationId: rows[0]!.id,
+      itemId,
+      document: textDocument(doc.title, doc.text),
+      llmModels: created.body.llm_models,
+    });
+    await t.database.query(`UPDATE knowledge_items SET status = 'ready' WHERE id = $1`, [itemId]);
+    const uuid = await t.database.query<{ uuid: string }>('SELECT uuid FROM knowledge_items WHERE id = $1', [
+      itemId,
+    ]);
+    items.push(uuid.rows[0]!.uuid);
+  }
+  return { uuid: created.body.uuid as string, items };
+}
+
+/** Points the application at a model of an OpenAI-compatible provider served by the fake server. */
+async function useProviderModel(
+  appUuid: string,
+  opts: { key?: string; model?: string; baseUrl?: string } = {},
+) {
+  const provider = await api('POST', '/api/model-providers/', {
+    kind: 'openai_compatible',
+    name: 'Local',
+    base_url: opts.baseUrl ?? fake.url,
+    api_key: opts.key ?? KEY,
+  });
+  expect(provider.status).toBe(201);
+  const model = await api('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
+    name: opts.model ?? 'fake-chat',
+    model_type: 'text',
+  });
+  expect(model.status).toBe(201);
+  const updated = await api('PATCH', `/api/applications/${appUuid}/`, {
+    llm_models: [model.body.uuid, 'builtin-embedding'],
+  });
+  expect(updated.status).toBe(200);
+}
+
+async function ask(appUuid: string, message: string, chatroom = 'new_chat') {
+  const res = await api('POST', `/api/applications/${appUuid}/chatrooms/send-message/`, {
+    chatroom_identifier: chatroom,
+    message,
+    sender_identifier: `reg_${owner.user.id}`,
+    metadata: { source: 'web' },
+    send_to_user: false,
+  });
+  expect(res.status).toBe(201);
+  return res.body as { chatroom: { uuid: string }; message: { uuid: string }; answer: { uuid: string } };
+}
+
+const WARRANTY = {
+  title: 'X200 manual',
+  text: '# Warranty\n\nThe X200 comes with a three-year warranty covering parts and labour. Register the device within 30 days.\n\n# Batteries\n\nBatteries are covered for one year from the date of purchase.',
+};
+const RECIPES = {
+  title: 'Cookbook',
+  text: 'Pancakes need flour, eggs and milk. Whisk them and fry in butter.',
+};
+
+describe('built-in extractive answerer', () => {
+  it('quotes the best passages with inline citations and lists only the cited sources', async () => {
+    const app = await applicationWith([WARRANTY, RECIPES]);
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'How long is the warranty of the X200?');
+    const answer = await tab.finalOf(sent.answer.uuid);
+    expect(answer.status).toBe('complete');
+    expect(answer.message).toContain('three-year warranty');
+    expect(answer.message).toContain('[1]');
+    expect(answer.message).not.toContain('Pancakes');
+    const sources = answer.metadata.sources as Array<Record<string, unknown>>;
+    expect(sources.length).toBeGreaterThanOrEqual(1);
+    expect(sources[0]).toMatchObject({ index: 1, item_uuid: app.items[0], item_title: 'X200 manual' });
+    expect(sources[0]!.snippet).toContain('three-year warranty');
+    expect(sources.every((s) => s.item_uuid === app.items[0])).toBe(true);
+    expect(answer.metadata).toMatchObject({ model: { provider: 'builtin' }, latency_ms: expect.any(Number) });
+    expect(tab.streamedText(answer.uuid)).toBe(answer.message);
+    expect(
+      tab.events.filter((e) => e.kind === 'delta' && e.message_uuid === answer.uuid).length,
+    ).toBeGreaterThan(1);
+    tab.close();
+  });
+
+  it('says the knowledge does not cover a question it has nothing on', async () => {
+    const app = await applicationWith([WARRANTY]);
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'Which telescope should an astronomer buy?');
+    const answer = await tab.finalOf(sent.answer.uuid);
+    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+    expect(answer.metadata.sources).toEqual([]);
+    tab.close();
+  });
+});
+
+describe('OpenAI-compatible provider (local wire-format server)', () => {
+  it('streams the answer with the passages, settings and history in the prompt', async () => {
+    const app = await applicationWith([WARRANTY, RECIPES]);
+    await useProviderModel(app.uuid);
+    await api('PATCH', `/api/applications/${app.uuid}/`, {
+      instructions: 'Answer like a pirate.',
+      temperature: 0.7,
+    });
+    const tab = await openChatSocket(t.url, owner.token);
+    const first = await ask(app.uuid, 'What does the warranty of the X200 cover?');
+    const answer = await tab.finalOf(first.answer.uuid);
+    expect(answer.status).toBe('complete');
+    expect(answer.message).toBe(FULL_REPLY);
+    expect(tab.streamedText(answer.uuid)).toBe(FULL_REPLY);
+    expect(answer.metadata).toMatchObject({
+      model: { provider: 'openai_compatible', name: 'fake-chat' },
+      usage: { input_tokens: 11, output_tokens: expect.any(Number) },
+      latency_ms: expect.any(Number),
+      first_token_ms: expect.any(Number),
+    });
+    // Only cited passages are listed, each with the number it is cited by.
+    const sources = answer.metadata.sources as Array<{ index: number; item_title: string }>;
+    expect(sources.map((s) => s.index)).toEqual([1, 2]);
+
+    const call = fake.requests.find((r) => r.path === '/chat/completions')!.body as {
+      temperature: number;
+      stream: boolean;
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(call.stream).toBe(true);
+    expect(call.temperature).toBeCloseTo(0.7);
+    const system = call.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Answer like a pirate.');
+    expect(system.content).toContain('[1] X200 manual');
+    expect(system.content).toContain('three-year warranty');
+    expect(call.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'What does the warranty of the X200 cover?',
+    });
+
+    fake.requests.length = 0;
+    fake.set({ reply: 'Only the first one [1].' });
+    const second = await ask(app.uuid, 'And the batteries?', first.chatroom.uuid);
+    const next = await tab.finalOf(second.answer.uuid);
+    expect((next.metadata.sources as unknown[]).length).toBe(1);
+    const followUp = fake.requests.find((r) => r.path === '/chat/completions')!.body as {
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(followUp.messages.slice(1)).toEqual([
+      { role: 'user', content: 'What does the warranty of the X200 cover?' },
+      { role: 'assistant', content: FULL_REPLY },
+      { role: 'user', content: 'And the batteries?' },
+    ]);
+    tab.close();
+  });
+
+  it('in strict mode answers "not covered" without calling the model when nothing is retrieved', async () => {
+    const app = await applicationWith([]);
+    await useProviderModel(app.uuid);
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'Anything at all?');
+    const answer = await tab.finalOf(sent.answer.uuid);
+    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+    expect(fake.requests.filter((r) => r.path === '/chat/completions')).toEqual([]);
+    tab.close();
+  });
+
+  const failures: Array<[string, () => void, Parameters<typeof useProviderModel>[1], RegExp, string]> = [
+    ['a bad key', () => {}, { key: 'sk-wrong-key' }, /rejected the API key \(401\)/, 'auth'],
+    [
+      'a rate limit',
+      () => fake.set({ failWith: { status: 429, message: 'Rate limit reached' } }),
+      {},
+      /rate limiting requests \(429\)/,
+      'rate_limited',
+    ],
+    [
+      'an unknown model',
+      () => {},
+      { model: 'no-such-model' },
+      /"no-such-model" was not found/,
+      'model_not_found',
+    ],
+    [
+      'a provider that never answers',
+      () => fake.set({ headersDelayMs: 8000 }),
+      {},
+      /did not answer/,
+      'timeout',
+    ],
+    // The SDK words a refused connection as "Cannot connect to API"; either wording names the cause.
+    [
+      'an unreachable provider',
+      () => {},
+      { baseUrl: 'http://127.0.0.1:9/v1' },
+      /Cannot (reach|connect)/,
+      'unreachable|provider_error',
+    ],
+  ];
+  for (const [name, arrange, model, error, kind] of failures) {
+    it(`ends with a clear error on ${name}, stored on the message and sent as an event`, async () => {
+      const app = await applicationWith([WARRANTY]);
+      await useProviderModel(app.uuid, model);
+      arrange();
+      const tab = await openChatSocket(t.url, owner.token);
+      const sent = await ask(app.uuid, 'What does the warranty cover?');
+      const answer = await tab.finalOf(sent.answer.uuid, 15_000);
+      expect(answer.status).toBe('failed');
+      expect(answer.metadata.error).toMatch(error);
+      expect(answer.metadata.error_kind).toMatch(new RegExp(`^(${kind})$`));
+      const stored = await api(
+        'GET',
+        `/api/applications/${app.uuid}/chatrooms/${sent.chatroom.uuid}/messages/`,
+      );
+      expect(stored.body.messages[1]).toMatchObject({
+        status: 'failed',
+        metadata: { error: answer.metadata.error },
+      });
+      tab.close();
+    });
+  }
+
+  it('a slow answer completes, a stalled stream (headers sent, then silence) is cut by the timeout', async () => {
+    const app = await applicationWith([WARRANTY]);
+    await useProviderModel(app.uuid);
+    fake.set({ reply: 'one two three four five', chunkDelayMs: 150 });
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'Slowly please: what does the warranty cover?');
+    // 150 ms between words is well under the 4 s silence limit: the whole answer arrives.
+    const ok = await tab.finalOf(sent.answer.uuid);
+    expect(ok).toMatchObject({ status: 'complete', message: 'one two three four five' });
+
+    fake.set({ chunkDelayMs: 6000 });
+    const slow = await ask(app.uuid, 'And now very slowly: the warranty?', sent.chatroom.uuid);
+    const cut = await tab.finalOf(slow.answer.uuid);
+    expect(cut.message).toBe('');
+    expect(cut.status).toBe('failed');
+    expect(cut.metadata.error_kind).toBe('timeout');
+    tab.close();
+  });
+
+  it('stops an answer mid-stream and keeps the text streamed so far', async () => {
+    const app = await applicationWith([WARRANTY]);
+    await useProviderModel(app.uuid);
+    fake.set({ reply: Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '), chunkDelayMs: 20 });
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'Tell me everything about the warranty');
+    await waitFor(() => tab.streamedText(sent.answer.uuid).length > 20);
+    const stop = await api(
+      'POST',
+      `/api/applications/${app.uuid}/chatrooms/${sent.chatroom.uuid}/messages/${sent.answer.uuid}/stop/`,
+    );
+    expect(stop.status).toBe(200);
+    expect(stop.body.status).toBe('stopped');
+    await waitFor(() =>
+      tab.events.some(
+        (e) => e.kind === 'updated' && e.message.uuid === sent.answer.uuid && e.message.message !== '',
+      ),
+    );
+    const stored = await api(
+      'GET',
+      `/api/applications/${app.uuid}/chatrooms/${sent.chatroom.uuid}/messages/`,
+    );
+    const answer = stored.body.messages[1];
+    expect(answer.status).toBe('stopped');
+    expect(answer.message.startsWith('word0 word1')).toBe(true);
+    expect(answer.message).not.toContain('word199');
+    expect(tab.streamedText(sent.answer.uuid).startsWith(answer.message.slice(0, 20))).toBe(true);
+    tab.close();
+  });
+});
+
+async function waitFor(check: () => boolean) {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error('condition not met in time');
+}
