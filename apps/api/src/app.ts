@@ -21,6 +21,7 @@ import errorsPlugin from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import realtimePlugin from './plugins/realtime.ts';
+import webPlugin from './plugins/web.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,5 +96,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...opts.answer,
   });
   await app.register(modelProviderRoutes);
+  // The web app's catch-all stays last: everything no API route claimed is a page.
+  await app.register(webPlugin);
   return app;
 }

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequestListener } from '@react-router/node';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import type { ViteDevServer } from 'vite';
+
+/**
+ * Mounts the React Router web app (apps/web) on this Fastify instance (DESIGN §3): every path no API
+ * route claimed is handed to React Router's request listener after `reply.hijack()`. Encapsulated
+ * (no fastify-plugin) so its catch-all body parser and routes stay inside. Register it LAST.
+ *
+ * - production: serves `apps/web/build` (`npm run build`); static files from build/client.
+ * - development (NODE_ENV=development): Vite in middleware mode, hot reload, no build needed.
+ */
+const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
+const BUILD_DIR = path.join(WEB_ROOT, 'build');
+const CLIENT_DIR = path.join(BUILD_DIR, 'client');
+const SERVER_ENTRY = path.join(BUILD_DIR, 'server', 'index.js');
+/** Header carrying the per-request CSP nonce to getLoadContext; always overwritten, never trusted from outside. */
+const NONCE_HEADER = 'x-cairn-csp-nonce';
+
+const MIME: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+  '.map': 'application/json; charset=utf-8',
+};
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+export default async function webPlugin(app: FastifyInstance) {
+  const dev = process.env.NODE_ENV === 'development';
+  const devBuildId = `dev-${Date.now().toString(36)}`;
+  let vite: ViteDevServer | undefined;
+  let production: { listener: Listener; buildId: string; files: Set<string> } | undefined;
+
+  const apiUrl = () => {
+    if (process.env.API_URL) return process.env.API_URL.replace(/\/+$/, '');
+    // Loaders call this very process over loopback by default.
+    const address = app.server.address() as AddressInfo | null;
+    const port = address?.port ?? app.config.port;
+    const host =
+      !address || address.address === '0.0.0.0' || address.address === '::'
+        ? '127.0.0.1'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
+    return `http://${host}:${port}`;
+  };
+  const secureCookies = app.config.publicUrl.startsWith('https:');
+
+  const loadContext = (buildId: string) => (request: Request) => ({
+    apiUrl: apiUrl(),
+    nonce: request.headers.get(NONCE_HEADER) ?? '',
+    buildId,
+    secureCookies,
+  });
+
+  if (dev) {
+    const { createServer } = await import('vite');
+    vite = await createServer({
+      root: WEB_ROOT,
+      configFile: path.join(WEB_ROOT, 'vite.config.ts'),
+      server: { middlewareMode: true },
+      appType: 'custom',
+    });
+    app.addHook('onClose', async () => vite?.close());
+  }
+  const devListener: Listener | undefined = vite
+    ? createRequestListener({
+        build: () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
+        getLoadContext: loadContext(devBuildId),
+        mode: 'development',
+      })
+    : undefined;
+
+  /** Loads the production build once; undefined while `npm run build` has not run. */
+  async function loadProduction() {
+    if (production) return production;
+    if (!fs.existsSync(SERVER_ENTRY)) return undefined;
+    const build = (await import(pathToFileURL(SERVER_ENTRY).href)) as ServerBuild;
+    const buildId = build.assets.version;
+    production = {
+      buildId,
+      listener: createRequestListener({ build, getLoadContext: loadContext(buildId), mode: 'production' }),
+      files: new Set(listFiles(CLIENT_DIR)),
+    };
+    return production;
+  }
+
+  // Leave request bodies untouched: React Router reads the raw stream itself.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  app.get('/version.json', async (_request, reply) => {
+    const buildId = dev ? devBuildId : (await loadProduction())?.buildId;
+    reply.header('cache-control', 'no-store');
+    return { buildId: buildId ?? null };
+  });
+
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    // Unknown API paths keep the API's JSON 404.
+    if (pathname === '/api' || pathname.startsWith('/api/')) return reply.callNotFound();
+
+    if (vite)
+      return handOver(request, reply, (req, res) =>
+        vite.middlewares(req, res, () => devListener?.(req, res)),
+      );
+
+    const prod = await loadProduction();
+    if (!prod) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet: run `npm run build` (or `npm start`, which builds it).');
+    }
+    if ((request.method === 'GET' || request.method === 'HEAD') && prod.files.has(pathname)) {
+      return sendStatic(reply, pathname);
+    }
+    return handOver(request, reply, prod.listener);
+  };
+
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/', handler });
+}
+
+/** Gives the raw request/response to React Router (or Vite); Fastify stops managing the reply. */
+function handOver(request: FastifyRequest, reply: FastifyReply, listener: Listener) {
+  // Headers set by earlier hooks (request id) would be lost with the hijacked reply; copy them.
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) reply.raw.setHeader(name, value as string | string[]);
+  }
+  // React Router builds its Request from rawHeaders: drop any client-sent copy, then add ours.
+  const nonce = randomBytes(16).toString('base64');
+  const raw = request.raw.rawHeaders;
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() !== NONCE_HEADER) kept.push(raw[i] as string, raw[i + 1] as string);
+  }
+  kept.push(NONCE_HEADER, nonce);
+  request.raw.rawHeaders.splice(0, raw.length, ...kept);
+  request.raw.headers[NONCE_HEADER] = nonce;
+  reply.hijack();
+  listener(request.raw, reply.raw);
+}
+
+function sendStatic(reply: FastifyReply, pathname: string) {
+  const file = path.join(CLIENT_DIR, pathname);
+  const ext = path.extname(file);
+  reply.type(MIME[ext] ?? 'application/octet-stream');
+  // Fingerprinted build assets never change; everything else is revalidated.
+  reply.header(
+    'cache-control',
+    pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+  );
+  return reply.send(fs.createReadStream(file));
+}
+
+/** Every file under `dir` as a URL path (`/assets/x.js`); the set decides what is served statically. */
+function listFiles(dir: string, prefix = ''): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const rel = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out;
+}

@@ -1,0 +1,241 @@
+import {
+  BellIcon,
+  BookOpenIcon,
+  BoxIcon,
+  CheckIcon,
+  ChevronsUpDownIcon,
+  CpuIcon,
+  KeyRoundIcon,
+  LayoutDashboardIcon,
+  LogOutIcon,
+  MessageSquareIcon,
+  PaletteIcon,
+  PlugIcon,
+  PlusIcon,
+  SquarePenIcon,
+} from 'lucide-react';
+import { useState } from 'react';
+import { Link, NavLink, useFetcher } from 'react-router';
+import type { Application, ChatroomList, User } from '../lib/types';
+import { cn, NEW_CHAT_ID } from '../lib/utils';
+import { Brand } from './brand';
+import { CreateApplicationDialog } from './create-application-dialog';
+import { ThemeMenuItems } from './theme-menu';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuSub,
+  DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
+  DropdownMenuTrigger,
+} from './ui/dropdown-menu';
+
+interface SidebarProps {
+  user: User;
+  applications: Application[];
+  selected: Application | null;
+  chatrooms: ChatroomList;
+}
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-ring [&_svg]:size-4 [&_svg]:shrink-0',
+    isActive && 'bg-sidebar-accent font-medium text-sidebar-accent-foreground',
+  );
+
+function SectionTitle({ id, children }: { id: string; children: React.ReactNode }) {
+  return (
+    <h2 id={id} className="px-2 pb-1 text-xs font-medium text-muted-foreground">
+      {children}
+    </h2>
+  );
+}
+
+/** Sidebar content, shared by the desktop column and the phone drawer. */
+export function AppSidebar({ user, applications, selected, chatrooms }: SidebarProps) {
+  const [createOpen, setCreateOpen] = useState(false);
+  const base = selected ? `/applications/${selected.uuid}` : null;
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <div className="flex h-14 items-center px-4">
+        <Brand />
+      </div>
+      <div className="px-3 pb-2">
+        <ApplicationSwitcher
+          applications={applications}
+          selected={selected}
+          onCreate={() => setCreateOpen(true)}
+        />
+        <CreateApplicationDialog open={createOpen} onOpenChange={setCreateOpen} />
+      </div>
+      <nav aria-label="Main" className="flex min-h-0 flex-1 flex-col gap-5 overflow-y-auto px-3 py-2">
+        {base ? (
+          <section aria-labelledby="nav-app" className="grid gap-0.5">
+            <SectionTitle id="nav-app">Application</SectionTitle>
+            <NavLink to={base} end className={linkClass}>
+              <LayoutDashboardIcon aria-hidden="true" />
+              Overview
+            </NavLink>
+            <NavLink to={`${base}/knowledge-base`} className={linkClass}>
+              <BookOpenIcon aria-hidden="true" />
+              Knowledge base
+            </NavLink>
+            <NavLink to={`${base}/api-keys-and-widget`} className={linkClass}>
+              <KeyRoundIcon aria-hidden="true" />
+              API keys &amp; widget
+            </NavLink>
+          </section>
+        ) : null}
+        {base ? (
+          <section aria-labelledby="nav-chats" className="grid gap-0.5">
+            <SectionTitle id="nav-chats">Chats</SectionTitle>
+            <NavLink to={`${base}/messages/${NEW_CHAT_ID}`} className={linkClass}>
+              <SquarePenIcon aria-hidden="true" />
+              New chat
+            </NavLink>
+            {chatrooms.error ? (
+              <p role="alert" className="px-2 py-1.5 text-sm text-destructive">
+                {chatrooms.error}
+              </p>
+            ) : chatrooms.chatrooms.length === 0 ? (
+              <p className="px-2 py-1.5 text-sm text-muted-foreground">No chats yet.</p>
+            ) : (
+              <ul className="grid gap-0.5" aria-label="Chatrooms">
+                {chatrooms.chatrooms.map((room) => (
+                  <li key={room.uuid}>
+                    <NavLink to={`${base}/messages/${room.uuid}`} className={linkClass}>
+                      <MessageSquareIcon aria-hidden="true" />
+                      <span className="truncate">{room.name}</span>
+                    </NavLink>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        ) : null}
+        <section aria-labelledby="nav-settings" className="grid gap-0.5">
+          <SectionTitle id="nav-settings">Settings</SectionTitle>
+          <NavLink to="/settings/models" className={linkClass}>
+            <CpuIcon aria-hidden="true" />
+            Models
+          </NavLink>
+          <NavLink to="/settings/integrations" className={linkClass}>
+            <PlugIcon aria-hidden="true" />
+            Integrations
+          </NavLink>
+          <NavLink to="/settings/notification-profile" className={linkClass}>
+            <BellIcon aria-hidden="true" />
+            Notification profile
+          </NavLink>
+        </section>
+      </nav>
+      <div className="border-t border-sidebar-border p-3">
+        <UserMenu user={user} />
+      </div>
+    </div>
+  );
+}
+
+function ApplicationSwitcher({
+  applications,
+  selected,
+  onCreate,
+}: {
+  applications: Application[];
+  selected: Application | null;
+  onCreate: () => void;
+}) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger
+        className="flex w-full items-center gap-2 rounded-md border border-sidebar-border bg-background px-2 py-1.5 text-left text-sm shadow-xs outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring"
+        aria-label={selected ? `Application: ${selected.name}. Switch application` : 'Choose an application'}
+      >
+        <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-primary text-primary-foreground [&_svg]:size-4">
+          <BoxIcon aria-hidden="true" />
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block text-xs text-muted-foreground">Application</span>
+          <span className="block truncate font-medium">{selected?.name ?? 'None yet'}</span>
+        </span>
+        <ChevronsUpDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-(--radix-dropdown-menu-trigger-width) min-w-56">
+        <DropdownMenuLabel className="text-xs text-muted-foreground">Applications</DropdownMenuLabel>
+        {applications.map((app) => (
+          <DropdownMenuItem key={app.uuid} asChild>
+            <Link to={`/applications/${app.uuid}`}>
+              <span className="truncate">{app.name}</span>
+              {app.uuid === selected?.uuid ? <CheckIcon className="ml-auto" aria-label="selected" /> : null}
+            </Link>
+          </DropdownMenuItem>
+        ))}
+        {applications.length > 0 ? <DropdownMenuSeparator /> : null}
+        <DropdownMenuItem onSelect={onCreate}>
+          <PlusIcon aria-hidden="true" />
+          Create application
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function initials(user: User): string {
+  const source = user.name.trim() || user.email;
+  const parts = source.split(/[\s@._-]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || '?';
+}
+
+function UserMenu({ user }: { user: User }) {
+  const fetcher = useFetcher();
+  const display = user.name.trim() || user.email;
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger
+        className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring"
+        aria-label={`Account menu for ${display}`}
+      >
+        <span
+          className="flex size-8 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-medium"
+          aria-hidden="true"
+        >
+          {initials(user)}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-medium">{display}</span>
+          {user.name.trim() ? (
+            <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
+          ) : null}
+        </span>
+        <ChevronsUpDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent
+        align="start"
+        side="top"
+        className="w-(--radix-dropdown-menu-trigger-width) min-w-56"
+      >
+        <DropdownMenuLabel className="truncate font-normal text-muted-foreground">
+          {user.email}
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuSub>
+          <DropdownMenuSubTrigger>
+            <PaletteIcon aria-hidden="true" />
+            Theme
+          </DropdownMenuSubTrigger>
+          <DropdownMenuSubContent className="w-44">
+            <ThemeMenuItems />
+          </DropdownMenuSubContent>
+        </DropdownMenuSub>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => fetcher.submit(null, { method: 'post', action: '/logout' })}>
+          <LogOutIcon aria-hidden="true" />
+          Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

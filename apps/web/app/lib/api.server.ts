@@ -1,0 +1,76 @@
+import { type FetchOptions, ofetch } from 'ofetch';
+import type { AppLoadContext } from 'react-router';
+import { ApiError, MESSAGE_TOKEN_MISSING, normalizeError } from './api-error';
+import { readAuthToken } from './session.server';
+
+/**
+ * The request helper (specification §7): the web app reaches data only through the API over HTTP.
+ * Authenticated calls send `Authorization: Token <token>`; without a token they fail locally with
+ * 'Authentication token missing'. Failures are normalised into ApiError (see api-error.ts).
+ */
+
+/** ofetch's defaults, spelled out because they are the specification's rules. */
+export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504];
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Body = Record<string, unknown> | FormData;
+
+export interface RequestOptions {
+  /** Send the token (default true). */
+  auth?: boolean;
+  body?: Body;
+  query?: Record<string, string | number | undefined>;
+}
+
+export interface ApiClient {
+  readonly token: string | null;
+  request<T>(method: Method, path: string, opts?: RequestOptions): Promise<T>;
+  get<T>(path: string, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
+  post<T>(path: string, body?: Body, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
+  put<T>(path: string, body?: Body, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
+  patch<T>(path: string, body?: Body, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
+  delete<T>(path: string, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
+}
+
+export function createApiClient({ baseURL, token }: { baseURL: string; token: string | null }): ApiClient {
+  const request = async <T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> => {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (opts.auth !== false) {
+      if (!token) throw new ApiError(MESSAGE_TOKEN_MISSING, { status: 401 });
+      headers.authorization = `Token ${token}`;
+    }
+    const options: FetchOptions<'json'> = {
+      method,
+      baseURL,
+      headers,
+      query: opts.query,
+      responseType: 'json',
+      // Retry once for methods without a body; never for PATCH/POST/PUT/DELETE.
+      retry: BODY_METHODS.has(method) ? 0 : 1,
+      retryStatusCodes: RETRY_STATUS_CODES,
+      retryDelay: 100,
+      timeout: 30_000,
+    };
+    if (opts.body !== undefined) options.body = opts.body;
+    try {
+      return (await ofetch<T, 'json'>(path, options)) as T;
+    } catch (error) {
+      throw normalizeError(error);
+    }
+  };
+  return {
+    token,
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
+    put: (path, body, opts) => request('PUT', path, { ...opts, body }),
+    patch: (path, body, opts) => request('PATCH', path, { ...opts, body }),
+    delete: (path, opts) => request('DELETE', path, opts),
+  };
+}
+
+/** The client for one loader/action call: API base URL from the load context, token from the cookie. */
+export function apiFor({ request, context }: { request: Request; context: AppLoadContext }): ApiClient {
+  return createApiClient({ baseURL: context.apiUrl, token: readAuthToken(request) });
+}

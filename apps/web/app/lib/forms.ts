@@ -1,0 +1,52 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type FormEvent, useEffect } from 'react';
+import {
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type Resolver,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
+import { useSubmit } from 'react-router';
+import type { z } from 'zod';
+import type { FormErrors } from './api-error';
+
+/**
+ * react-hook-form wired to a contracts zod schema and a React Router action. The browser validates
+ * first (same schema as the action); a valid form is posted as a normal <form> so it also works
+ * before hydration. Errors the action returns land on their fields, or as the form-level message.
+ */
+export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
+  schema: S,
+  opts: {
+    defaultValues: DefaultValues<z.input<S>>;
+    /** The action's answer; its field errors are put on the matching fields. */
+    serverErrors?: FormErrors | undefined | null;
+  },
+): {
+  form: UseFormReturn<z.input<S>, unknown, z.output<S>>;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+} {
+  const form = useForm<z.input<S>, unknown, z.output<S>>({
+    // The resolver's generic signature cannot follow a generic schema; the types are the schema's own.
+    resolver: zodResolver(schema) as unknown as Resolver<z.input<S>, unknown, z.output<S>>,
+    defaultValues: opts.defaultValues,
+    mode: 'onTouched',
+  });
+  const submit = useSubmit();
+  const { serverErrors } = opts;
+
+  useEffect(() => {
+    if (!serverErrors) return;
+    for (const [field, message] of Object.entries(serverErrors.fieldErrors)) {
+      form.setError(field as Path<z.input<S>>, { type: 'server', message }, { shouldFocus: true });
+    }
+  }, [serverErrors, form]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const element = event.currentTarget;
+    void form.handleSubmit(() => submit(element, { method: 'post' }))(event);
+  };
+  return { form, onSubmit };
+}

@@ -1,0 +1,18 @@
+/**
+ * What the Fastify mount (apps/api/src/plugins/web.ts) hands every loader and action.
+ * Kept free of server imports so both sides can name the type.
+ */
+export interface WebLoadContext {
+  /** Base URL of the API, e.g. `http://127.0.0.1:3000` (env `API_URL`, default: this process). */
+  apiUrl: string;
+  /** Per-request CSP nonce for inline scripts. */
+  nonce: string;
+  /** Identifies the running web build; the client reloads when it changes. */
+  buildId: string;
+  /** Cookies get `Secure` when the app is served over https. */
+  secureCookies: boolean;
+}
+
+declare module 'react-router' {
+  interface AppLoadContext extends WebLoadContext {}
+}

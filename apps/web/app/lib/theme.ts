@@ -1,0 +1,16 @@
+/** Themes (specification §2): a colour theme and a light/dark/system mode, both kept in cookies. */
+export const THEMES = ['gray', 'blue', 'violet'] as const;
+export const MODES = ['light', 'dark', 'system'] as const;
+export type ThemeName = (typeof THEMES)[number];
+export type ColorMode = (typeof MODES)[number];
+export interface ThemePrefs {
+  theme: ThemeName;
+  mode: ColorMode;
+}
+export const DEFAULT_THEME: ThemePrefs = { theme: 'gray', mode: 'system' };
+
+export const THEME_COOKIE = 'theme';
+export const MODE_COOKIE = 'color_mode';
+
+export const isTheme = (v: unknown): v is ThemeName => THEMES.includes(v as ThemeName);
+export const isMode = (v: unknown): v is ColorMode => MODES.includes(v as ColorMode);

@@ -1,0 +1,121 @@
+import { useEffect, useState } from 'react';
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useFetchers,
+  useRouteLoaderData,
+} from 'react-router';
+import { Toaster } from 'sonner';
+import type { Route } from './+types/root';
+import stylesheet from './app.css?url';
+import { ErrorPage } from './components/error-page';
+import { guardedReload, isChunkLoadError } from './lib/reload-guard';
+import { isMode, isTheme, type ThemePrefs } from './lib/theme';
+import { readTheme } from './lib/theme.server';
+import { useBuildCheck } from './lib/use-build-check';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: stylesheet },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return data({ theme: readTheme(request), nonce: context.nonce, buildId: context.buildId });
+}
+
+/** The theme to paint: an in-flight theme change wins over the cookie (optimistic UI). */
+function useThemePrefs(): ThemePrefs {
+  const root = useRouteLoaderData<typeof loader>('root');
+  const prefs: ThemePrefs = root?.theme ?? { theme: 'gray', mode: 'system' };
+  const pending = useFetchers().find((f) => f.formAction === '/theme' && f.formData);
+  const theme = pending?.formData?.get('theme');
+  const mode = pending?.formData?.get('mode');
+  return { theme: isTheme(theme) ? theme : prefs.theme, mode: isMode(mode) ? mode : prefs.mode };
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>('root');
+  const nonce = root?.nonce;
+  const { theme, mode } = useThemePrefs();
+  return (
+    <html lang="en" data-theme={theme} data-mode={mode} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
+        {children}
+        {/* The specification's toast numbers (they are also sonner's defaults). */}
+        <Toaster
+          theme={mode}
+          duration={4000}
+          visibleToasts={3}
+          gap={14}
+          position="bottom-right"
+          closeButton
+          richColors
+        />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: 'Cairn' }];
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useBuildCheck(loaderData.buildId);
+  const [fatal, setFatal] = useState(false);
+
+  // A fatal or unhandled error after mount switches to the error page (specification §4).
+  useEffect(() => {
+    const onError = (event: ErrorEvent) => {
+      if (isChunkLoadError(event.error ?? event.message)) {
+        guardedReload();
+        return;
+      }
+      // Benign browser noise, not an application failure.
+      if (/ResizeObserver loop/.test(event.message)) return;
+      setFatal(true);
+    };
+    const onRejection = (event: PromiseRejectionEvent) => {
+      if (isChunkLoadError(event.reason)) {
+        guardedReload();
+        return;
+      }
+      setFatal(true);
+    };
+    // Vite reports a failed preload of an older build's chunk here.
+    const onPreloadError = (event: Event) => {
+      event.preventDefault();
+      guardedReload();
+    };
+    window.addEventListener('error', onError);
+    window.addEventListener('unhandledrejection', onRejection);
+    window.addEventListener('vite:preloadError', onPreloadError);
+    return () => {
+      window.removeEventListener('error', onError);
+      window.removeEventListener('unhandledrejection', onRejection);
+      window.removeEventListener('vite:preloadError', onPreloadError);
+    };
+  }, []);
+
+  if (fatal) return <ErrorPage status={500} />;
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  useEffect(() => {
+    if (isChunkLoadError(error)) guardedReload();
+  }, [error]);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorPage status={status} />;
+}

@@ -1,0 +1,32 @@
+import { ZCreateApplicationForm } from '@cairn/contracts/applications';
+import { data, redirect } from 'react-router';
+import { apiFor } from '../lib/api.server';
+import { apiFailure, parseForm } from '../lib/form-data.server';
+import { readAuthToken } from '../lib/session.server';
+import type { Application } from '../lib/types';
+import type { Route } from './+types/applications.create';
+
+/** POST only: creates an application (multipart `name`, trimmed) and opens it. */
+export async function action(args: Route.ActionArgs) {
+  if (!readAuthToken(args.request)) throw redirect('/login');
+  const parsed = await parseForm(args.request, ZCreateApplicationForm);
+  if (!parsed.ok) return parsed.response;
+  const body = new FormData();
+  body.set('name', parsed.value.name);
+  try {
+    const created = await apiFor(args).post<Application>('/api/applications/', body);
+    return redirect(`/applications/${created.uuid}`);
+  } catch (error) {
+    return apiFailure(error, ['name']);
+  }
+}
+
+/** Not a page: a GET here is not found like any other unknown path. */
+export function loader() {
+  throw data(null, { status: 404 });
+}
+
+/** Never rendered: the loader answers 404, so GET shows the 404 page. */
+export default function FormEndpoint() {
+  return null;
+}

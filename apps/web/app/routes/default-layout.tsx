@@ -1,0 +1,47 @@
+import { Outlet, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
+import { AppShell } from '../components/app-shell';
+import { apiFor } from '../lib/api.server';
+import { ApiError } from '../lib/api-error';
+import { assertParams, loadNavigation } from '../lib/navigation.server';
+import { clearAuthCookie, loginRedirect, readAuthToken } from '../lib/session.server';
+import type { Route } from './+types/default-layout';
+
+/**
+ * Default (signed-in) layout. Auth gate (specification §4): without the auth_token cookie the visitor
+ * goes to /login?redirectTo=<path>; a token the API no longer accepts is cleared the same way.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const { request, params, context } = args;
+  // A malformed id is not found, signed in or not.
+  assertParams(params);
+  if (!readAuthToken(request)) throw loginRedirect(request);
+  try {
+    return await loadNavigation(apiFor(args), params);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw loginRedirect(request, { 'Set-Cookie': await clearAuthCookie(context.secureCookies) });
+    }
+    throw error;
+  }
+}
+
+/** A theme change does not touch the navigation data; everything else revalidates as usual. */
+export function shouldRevalidate({ formAction, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formAction === '/theme') return false;
+  return defaultShouldRevalidate;
+}
+
+/** The signed-in user, applications, selected application and its chatrooms, for any page below. */
+export function useNavigationData() {
+  const data = useRouteLoaderData<typeof loader>('routes/default-layout');
+  if (!data) throw new Error('useNavigationData must be used below the default layout');
+  return data;
+}
+
+export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <AppShell {...loaderData}>
+      <Outlet />
+    </AppShell>
+  );
+}

@@ -1,0 +1,119 @@
+import { ZRegisterForm } from '@cairn/contracts/accounts';
+import { MailCheckIcon } from 'lucide-react';
+import { useEffect } from 'react';
+import { Form, Link, useNavigation } from 'react-router';
+import { toast } from 'sonner';
+import { FormError } from '../components/form-error';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
+import { Field } from '../components/ui/field';
+import { Input } from '../components/ui/input';
+import { apiFor } from '../lib/api.server';
+import { apiFailure, parseForm } from '../lib/form-data.server';
+import { useZodForm } from '../lib/forms';
+import type { Route } from './+types/register';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Create an account · Cairn' }];
+
+export const VERIFY_TOAST =
+  'Account created. Verify your e-mail address before logging in: we sent you a link.';
+
+export async function action(args: Route.ActionArgs) {
+  const parsed = await parseForm(args.request, ZRegisterForm);
+  if (!parsed.ok) return parsed.response;
+  const { email, password } = parsed.value;
+  try {
+    // The specification sends the e-mail as the username too.
+    await apiFor(args).post('/api/register/', { email, username: email, password }, { auth: false });
+    return { registered: email };
+  } catch (error) {
+    return apiFailure(error, ['email', 'password', 'confirm_password']);
+  }
+}
+
+export default function Register({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state !== 'idle' && navigation.formAction === '/register';
+  const errors = actionData && 'errors' in actionData ? actionData.errors : null;
+  const registered = actionData && 'registered' in actionData ? actionData.registered : null;
+  const { form, onSubmit } = useZodForm(ZRegisterForm, {
+    defaultValues: { email: '', password: '', confirm_password: '' },
+    serverErrors: errors,
+  });
+  const {
+    register,
+    reset,
+    formState: { errors: fieldErrors },
+  } = form;
+
+  useEffect(() => {
+    if (!registered) return;
+    toast.success(VERIFY_TOAST);
+    reset();
+  }, [registered, reset]);
+
+  if (registered) {
+    return (
+      <Card>
+        <CardHeader>
+          <div className="mb-2 flex size-10 items-center justify-center rounded-full bg-muted [&_svg]:size-5">
+            <MailCheckIcon aria-hidden="true" />
+          </div>
+          <CardTitle>Check your inbox</CardTitle>
+          <CardDescription>
+            We sent a verification link to <strong className="text-foreground">{registered}</strong>. Verify
+            your e-mail address before logging in.
+          </CardDescription>
+        </CardHeader>
+        <CardFooter>
+          <Button asChild className="w-full">
+            <Link to="/login">Go to sign in</Link>
+          </Button>
+        </CardFooter>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Create an account</CardTitle>
+        <CardDescription>Build assistants that answer from your own knowledge.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form method="post" action="/register" noValidate onSubmit={onSubmit} className="grid gap-4">
+          <FormError message={errors?.formError} />
+          <Field id="email" label="Email" error={fieldErrors.email?.message}>
+            {(aria) => <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />}
+          </Field>
+          <Field id="password" label="Password" error={fieldErrors.password?.message}>
+            {(aria) => (
+              <Input {...aria} type="password" autoComplete="new-password" {...register('password')} />
+            )}
+          </Field>
+          <Field id="confirm_password" label="Confirm password" error={fieldErrors.confirm_password?.message}>
+            {(aria) => (
+              <Input
+                {...aria}
+                type="password"
+                autoComplete="new-password"
+                {...register('confirm_password')}
+              />
+            )}
+          </Field>
+          <Button type="submit" disabled={submitting}>
+            {submitting ? 'Creating account…' : 'Create account'}
+          </Button>
+        </Form>
+      </CardContent>
+      <CardFooter className="justify-center text-sm text-muted-foreground">
+        <span>
+          Already have an account?{' '}
+          <Link to="/login" className="font-medium text-foreground underline underline-offset-4">
+            Sign in
+          </Link>
+        </span>
+      </CardFooter>
+    </Card>
+  );
+}

@@ -1,0 +1,113 @@
+import { MESSAGES, ZPassword } from '@cairn/contracts/accounts';
+import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
+import { z } from 'zod';
+import { FormError } from '../components/form-error';
+import { Alert, AlertDescription } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
+import { Field } from '../components/ui/field';
+import { Input } from '../components/ui/input';
+import { apiFor } from '../lib/api.server';
+import { apiFailure, parseForm } from '../lib/form-data.server';
+import { useZodForm } from '../lib/forms';
+import type { Route } from './+types/reset-password';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password · Cairn' }];
+
+/** The new password twice, like registration; the token comes from the e-mailed link. */
+const ZResetPasswordForm = z
+  .object({ token: z.string(), password: ZPassword, confirm_password: ZPassword })
+  .refine((v) => v.password === v.confirm_password, {
+    message: MESSAGES.passwordsMustMatch,
+    path: ['confirm_password'],
+  });
+
+export async function action(args: Route.ActionArgs) {
+  const parsed = await parseForm(args.request, ZResetPasswordForm);
+  if (!parsed.ok) return parsed.response;
+  try {
+    const { token, password } = parsed.value;
+    await apiFor(args).post('/api/reset-password/', { token, password }, { auth: false });
+    return redirect('/login?reset=1');
+  } catch (error) {
+    return apiFailure(error, ['password']);
+  }
+}
+
+export default function ResetPassword({ actionData }: Route.ComponentProps) {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigation = useNavigation();
+  const submitting =
+    navigation.state !== 'idle' && navigation.formAction?.startsWith('/reset-password') === true;
+  const errors = actionData && 'errors' in actionData ? actionData.errors : null;
+  const { form, onSubmit } = useZodForm(ZResetPasswordForm, {
+    defaultValues: { token, password: '', confirm_password: '' },
+    serverErrors: errors,
+  });
+  const {
+    register,
+    formState: { errors: fieldErrors },
+  } = form;
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Choose a new password</CardTitle>
+        <CardDescription>At least 8 characters. You will sign in with it afterwards.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {token ? (
+          <Form method="post" action="/reset-password" noValidate onSubmit={onSubmit} className="grid gap-4">
+            <input type="hidden" {...register('token')} />
+            <FormError message={errors?.formError} />
+            <Field id="password" label="New password" error={fieldErrors.password?.message}>
+              {(aria) => (
+                <Input
+                  {...aria}
+                  type="password"
+                  autoComplete="new-password"
+                  autoFocus
+                  {...register('password')}
+                />
+              )}
+            </Field>
+            <Field
+              id="confirm_password"
+              label="Confirm new password"
+              error={fieldErrors.confirm_password?.message}
+            >
+              {(aria) => (
+                <Input
+                  {...aria}
+                  type="password"
+                  autoComplete="new-password"
+                  {...register('confirm_password')}
+                />
+              )}
+            </Field>
+            <Button type="submit" disabled={submitting}>
+              {submitting ? 'Saving…' : 'Change password'}
+            </Button>
+          </Form>
+        ) : (
+          <Alert variant="destructive">
+            <AlertDescription>This link has no reset token. Ask for a new link below.</AlertDescription>
+          </Alert>
+        )}
+        {errors?.formError || !token ? (
+          <p className="text-center text-sm">
+            <Link to="/forgot-password" className="underline underline-offset-4">
+              Send me a new reset link
+            </Link>
+          </p>
+        ) : null}
+      </CardContent>
+      <CardFooter className="justify-center text-sm">
+        <Link to="/login" className="text-muted-foreground underline-offset-4 hover:underline">
+          Back to sign in
+        </Link>
+      </CardFooter>
+    </Card>
+  );
+}

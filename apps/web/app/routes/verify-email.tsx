@@ -1,0 +1,106 @@
+import { ZEmailRequest } from '@cairn/contracts/accounts';
+import { CircleCheckIcon, CircleXIcon } from 'lucide-react';
+import { data, Link, useFetcher } from 'react-router';
+import { Button } from '../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
+import { Field } from '../components/ui/field';
+import { Input } from '../components/ui/input';
+import { apiFor } from '../lib/api.server';
+import { normalizeError } from '../lib/api-error';
+import { apiFailure, parseForm } from '../lib/form-data.server';
+import { useZodForm } from '../lib/forms';
+import type { Route } from './+types/verify-email';
+
+export const meta: Route.MetaFunction = () => [{ title: 'Verify your e-mail · Cairn' }];
+
+/** Opening the e-mailed link verifies the address (the token is single-use and expires). */
+export async function loader(args: Route.LoaderArgs) {
+  const token = new URL(args.request.url).searchParams.get('token');
+  if (!token)
+    return data({ ok: false as const, message: 'This link has no verification token.' }, { status: 400 });
+  try {
+    const answer = await apiFor(args).post<{ detail: string }>(
+      '/api/verify-email/',
+      { token },
+      { auth: false },
+    );
+    return { ok: true as const, message: answer.detail };
+  } catch (error) {
+    const e = normalizeError(error);
+    return data(
+      { ok: false as const, message: e.message },
+      { status: e.status && e.status < 500 ? 400 : 500 },
+    );
+  }
+}
+
+export async function action(args: Route.ActionArgs) {
+  const parsed = await parseForm(args.request, ZEmailRequest);
+  if (!parsed.ok) return parsed.response;
+  try {
+    const answer = await apiFor(args).post<{ detail: string }>('/api/verify-email/resend/', parsed.value, {
+      auth: false,
+    });
+    return { resent: answer.detail };
+  } catch (error) {
+    return apiFailure(error, ['email']);
+  }
+}
+
+export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  return (
+    <Card>
+      <CardHeader>
+        <div
+          className={`mb-2 flex size-10 items-center justify-center rounded-full [&_svg]:size-5 ${loaderData.ok ? 'bg-success/15 text-success' : 'bg-destructive/15 text-destructive'}`}
+        >
+          {loaderData.ok ? <CircleCheckIcon aria-hidden="true" /> : <CircleXIcon aria-hidden="true" />}
+        </div>
+        <CardTitle>{loaderData.ok ? 'E-mail verified' : 'Verification failed'}</CardTitle>
+        <CardDescription>{loaderData.message}</CardDescription>
+      </CardHeader>
+      {loaderData.ok ? null : (
+        <CardContent>
+          <ResendForm />
+        </CardContent>
+      )}
+      <CardFooter>
+        <Button asChild className="w-full" variant={loaderData.ok ? 'default' : 'outline'}>
+          <Link to="/login">Go to sign in</Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function ResendForm() {
+  const fetcher = useFetcher<typeof action>();
+  const result = fetcher.data;
+  const errors = result && 'errors' in result ? result.errors : null;
+  const resent = result && 'resent' in result ? result.resent : null;
+  const { form } = useZodForm(ZEmailRequest, { defaultValues: { email: '' }, serverErrors: errors });
+  const {
+    register,
+    formState: { errors: fieldErrors },
+  } = form;
+  if (resent) return <p className="text-sm text-success">{resent}</p>;
+  return (
+    <fetcher.Form
+      method="post"
+      noValidate
+      className="grid gap-3"
+      onSubmit={(event) => {
+        const element = event.currentTarget;
+        void form.handleSubmit(() => fetcher.submit(element, { method: 'post' }))(event);
+      }}
+    >
+      <p className="text-sm text-muted-foreground">Ask for a new link:</p>
+      <Field id="email" label="Email" error={fieldErrors.email?.message ?? errors?.formError ?? undefined}>
+        {(aria) => <Input {...aria} type="email" autoComplete="email" {...register('email')} />}
+      </Field>
+      <Button type="submit" variant="secondary" disabled={fetcher.state !== 'idle'}>
+        {fetcher.state !== 'idle' ? 'Sending…' : 'Send a new verification link'}
+      </Button>
+    </fetcher.Form>
+  );
+}
