@@ -14,6 +14,8 @@ import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/rout
 import applicationRoutes from './modules/applications/routes.ts';
 import chatroomRoutes from './modules/chatrooms/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import knowledgePlugin from './modules/knowledge/knowledge-plugin.ts';
+import knowledgeRoutes from './modules/knowledge/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
@@ -88,7 +90,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(accountRoutes, { rateLimits: opts.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
+  await app.register(knowledgePlugin);
   await app.register(applicationRoutes);
+  await app.register(knowledgeRoutes);
   await app.register(chatroomRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,

@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     jobs: {
       boss: PgBoss;
+      /** True where this process runs workers (ROLE=all or worker). */
+      runsWorkers: boolean;
       /** Queues a job; the queue is created on first use. */
       send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
       /** Registers a worker; a no-op in processes that run no workers (ROLE=api). */
@@ -39,6 +41,7 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
   }
   app.decorate('jobs', {
     boss,
+    runsWorkers: opts.runWorkers,
     async send(queue, data, options = {}) {
       await ensureQueue(queue);
       return boss.send(queue, data, options);

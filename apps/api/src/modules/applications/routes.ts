@@ -9,8 +9,11 @@ import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { collectErrors } from '../../lib/collect-errors.ts';
 import { readForm } from '../../lib/multipart.ts';
 import { parseOrThrow } from '../../lib/parse.ts';
+import { prepareItemRows } from '../knowledge/queue-items.ts';
+import { readItems } from '../knowledge/read-items.ts';
 import { createApplication } from './create-application.ts';
 import { findApplication } from './find-application.ts';
 import { listApplications } from './list-applications.ts';
@@ -35,16 +38,28 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...base,
-        description: 'multipart/form-data (or JSON): `name`.',
+        description:
+          'multipart/form-data (or JSON): `name`; for each knowledge item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL), optionally `items[i].title`. The application and every item are created together and the items queued for ingestion.',
         consumes: ['multipart/form-data', 'application/json'],
-        response: { 201: ZApplication, ...errors },
+        response: { 201: ZApplication, ...errors, 413: ZErrorBody },
       },
     },
     async (request, reply) => {
       const form = await readForm(request);
-      const input = parseOrThrow(ZCreateApplicationForm, form.fields);
+      // Name and items are checked together, so one answer lists every problem.
+      const [input, items] = collectErrors(
+        () => parseOrThrow(ZCreateApplicationForm, form.fields),
+        () => readItems(form),
+      );
+      const rows = await prepareItemRows(app.knowledge.files, items);
+      const created = await createApplication(app.db, request.user.id, input, {
+        rows,
+        enqueue: (ids, options) => app.knowledge.enqueue(ids, options),
+      });
+      const owner = { ownerId: request.user.id, applicationUuid: created.application.uuid };
+      for (const item of created.items) await app.knowledge.deps.publish(owner, item);
       reply.status(201);
-      return createApplication(app.db, request.user.id, input);
+      return created.application;
     },
   );
 

@@ -1,0 +1,26 @@
+import type { TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
+import type { Db } from '@cairn/db/client';
+import { knowledgeChunks } from '@cairn/db/schema';
+import { asc, eq } from 'drizzle-orm';
+import { findItem } from './find-item.ts';
+import { serializeItem } from './serialize-item.ts';
+
+/** How many chunks the item preview shows. */
+export const PREVIEW_CHUNKS = 50;
+
+/** One item with a preview of its first chunks, in document order. */
+export async function getItem(db: Db, applicationId: number, uuid: string): Promise<TKnowledgeItemDetail> {
+  const row = await findItem(db, applicationId, uuid);
+  const chunks = await db
+    .select({
+      id: knowledgeChunks.id,
+      content: knowledgeChunks.content,
+      page: knowledgeChunks.page,
+      heading: knowledgeChunks.heading,
+    })
+    .from(knowledgeChunks)
+    .where(eq(knowledgeChunks.itemId, row.id))
+    .orderBy(asc(knowledgeChunks.ordinal))
+    .limit(PREVIEW_CHUNKS);
+  return { ...serializeItem(row), chunks };
+}

@@ -1,0 +1,105 @@
+import type { Db } from '@cairn/db/client';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createFileStore, type FileStore } from '../../rag/file-store.ts';
+import {
+  HEARTBEAT_MS,
+  INGEST_QUEUE,
+  type IngestDeps,
+  type IngestJob,
+  ingestItem,
+  recoverStalledItems,
+} from '../../rag/ingest-item.ts';
+import { rowsOf } from '../../rag/sql-rows.ts';
+import { publishItem } from './publish-item.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    knowledge: {
+      files: FileStore;
+      /**
+       * Queues ingestion jobs for items. Given `tx`, the jobs are inserted in that transaction,
+       * so items and their jobs commit (or vanish) together.
+       */
+      enqueue(itemIds: number[], options?: { tx?: Db; startAfterSeconds?: number }): Promise<void>;
+      deps: IngestDeps;
+    };
+  }
+}
+
+/** Jobs that die with their worker are recovered by our heartbeat; pg-boss must not also retry them. */
+const JOB_OPTIONS = { retryLimit: 0, expireInSeconds: 60 * 60 } as const;
+/** Independent worker loops per process: items of one request are ingested side by side. */
+const WORKER_LOOPS = 2;
+
+/** The knowledge pipeline's wiring: file store, job queueing, the ingestion workers and the stall reaper. */
+export default fp(async function knowledgePlugin(app: FastifyInstance) {
+  const files = createFileStore(app.config.dataDir);
+  let queueReady: Promise<void> | undefined;
+  const ensureQueue = () => {
+    queueReady ??= app.jobs.boss.createQueue(INGEST_QUEUE).catch((error: unknown) => {
+      queueReady = undefined;
+      throw error;
+    });
+    return queueReady;
+  };
+
+  async function enqueue(itemIds: number[], options: { tx?: Db; startAfterSeconds?: number } = {}) {
+    if (itemIds.length === 0) return;
+    await ensureQueue();
+    const startAfter = options.startAfterSeconds
+      ? new Date(Date.now() + options.startAfterSeconds * 1000).toISOString()
+      : undefined;
+    const jobs = itemIds.map((itemId) => ({
+      name: INGEST_QUEUE,
+      data: { itemId } satisfies IngestJob,
+      ...JOB_OPTIONS,
+      ...(startAfter && { startAfter }),
+    }));
+    const tx = options.tx;
+    await app.jobs.boss.insert(
+      jobs,
+      tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {},
+    );
+  }
+
+  const deps: IngestDeps = {
+    database: app.database,
+    files,
+    fetch: {
+      allowLoopback: app.config.allowPrivateUrls,
+      userAgent: `CairnBot/1.0 (knowledge-base fetcher; +${app.config.publicUrl})`,
+      maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
+    },
+    publish: (owner, row) => publishItem(app.realtime, owner, row),
+    enqueue: (itemId, options) => enqueue([itemId], options ?? {}),
+    log: app.log,
+  };
+  app.decorate('knowledge', { files, enqueue, deps });
+
+  if (!app.jobs.runsWorkers) return;
+  await ensureQueue();
+  for (let i = 0; i < WORKER_LOOPS; i++) {
+    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 8 }, (job) =>
+      ingestItem(deps, job.data.itemId),
+    );
+  }
+  // With PGlite the data directory is locked to this process: anything `processing` at start-up
+  // was left by a process that died, so it is recovered at once instead of after the stall delay.
+  await recoverStalledItems(deps, { all: app.database.kind === 'pglite' }).catch((err: unknown) =>
+    app.log.error({ err }, 'knowledge recovery failed'),
+  );
+  const reaper = setInterval(() => {
+    recoverStalledItems(deps).catch((err: unknown) => app.log.error({ err }, 'knowledge recovery failed'));
+  }, HEARTBEAT_MS * 3);
+  reaper.unref();
+  app.addHook('onClose', async () => clearInterval(reaper));
+});
+
+/** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
+async function executeIn(tx: Db, text: string, values: unknown[] = []) {
+  const parts = text.split(/\$(\d+)/);
+  const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));
+  return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks, sql.raw('')))) };
+}

@@ -1,0 +1,14 @@
+import type { Db } from '@cairn/db/client';
+import { knowledgeItems } from '@cairn/db/schema';
+import { asc, eq } from 'drizzle-orm';
+import { serializeItem } from './serialize-item.ts';
+
+/** The application's items, oldest first (the caller has checked ownership). */
+export async function listItems(db: Db, applicationId: number) {
+  const rows = await db
+    .select()
+    .from(knowledgeItems)
+    .where(eq(knowledgeItems.applicationId, applicationId))
+    .orderBy(asc(knowledgeItems.createdAt), asc(knowledgeItems.id));
+  return rows.map(serializeItem);
+}

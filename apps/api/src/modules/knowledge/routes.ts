@@ -1,0 +1,105 @@
+import { ZAppParams } from '@cairn/contracts/applications';
+import { ZErrorBody } from '@cairn/contracts/errors';
+import {
+  ZKnowledgeItem,
+  ZKnowledgeItemDetail,
+  ZKnowledgeItemList,
+  ZKnowledgeItemParams,
+} from '@cairn/contracts/knowledge';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../lib/app-error.ts';
+import { readForm } from '../../lib/multipart.ts';
+import { findApplication } from '../applications/find-application.ts';
+import { addItems } from './add-items.ts';
+import { deleteItem } from './delete-item.ts';
+import { getItem } from './get-item.ts';
+import { listItems } from './list-items.ts';
+import { readItems } from './read-items.ts';
+import { resyncItem } from './resync-item.ts';
+
+const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 413: ZErrorBody };
+
+export default async function knowledgeRoutes(fastify: FastifyInstance) {
+  fastify.addHook('onRequest', fastify.authenticate);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = { tags: ['knowledge'], security: [{ token: [] }] };
+
+  async function owner(userId: number, appUuid: string) {
+    const application = await findApplication(app.db, userId, appUuid);
+    return { applicationId: application.id, applicationUuid: application.uuid, ownerId: userId };
+  }
+
+  app.get(
+    '/api/applications/:appId/knowledge/',
+    { schema: { ...base, params: ZAppParams, response: { 200: ZKnowledgeItemList, ...errors } } },
+    async (request) => {
+      const { applicationId } = await owner(request.user.id, request.params.appId);
+      return listItems(app.db, applicationId);
+    },
+  );
+
+  app.post(
+    '/api/applications/:appId/knowledge/',
+    {
+      schema: {
+        ...base,
+        description:
+          'multipart/form-data: for each item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL); optional `items[i].title`. The items are queued for ingestion.',
+        consumes: ['multipart/form-data', 'application/json'],
+        params: ZAppParams,
+        response: { 201: ZKnowledgeItemList, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const target = await owner(request.user.id, request.params.appId);
+      const inputs = readItems(await readForm(request));
+      if (inputs.length === 0) {
+        throw new AppError('invalid', 'items: Add at least one item.', { items: ['Add at least one item.'] });
+      }
+      reply.status(201);
+      return addItems(app, target, inputs);
+    },
+  );
+
+  app.get(
+    '/api/applications/:appId/knowledge/:itemId/',
+    { schema: { ...base, params: ZKnowledgeItemParams, response: { 200: ZKnowledgeItemDetail, ...errors } } },
+    async (request) => {
+      const { applicationId } = await owner(request.user.id, request.params.appId);
+      return getItem(app.db, applicationId, request.params.itemId);
+    },
+  );
+
+  app.delete(
+    '/api/applications/:appId/knowledge/:itemId/',
+    {
+      schema: {
+        ...base,
+        params: ZKnowledgeItemParams,
+        response: { 204: z.null().describe('Deleted'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deleteItem(app, await owner(request.user.id, request.params.appId), request.params.itemId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/applications/:appId/knowledge/:itemId/resync/',
+    {
+      schema: {
+        ...base,
+        description: 'Queues the item again: a URL is fetched anew, anything else re-indexed.',
+        params: ZKnowledgeItemParams,
+        response: { 202: ZKnowledgeItem, ...errors },
+      },
+    },
+    async (request, reply) => {
+      reply.status(202);
+      return resyncItem(app, await owner(request.user.id, request.params.appId), request.params.itemId);
+    },
+  );
+}

@@ -1,0 +1,265 @@
+import { randomUUID } from 'node:crypto';
+import type { TLlmModel } from '@cairn/contracts/applications';
+import type { Database } from '@cairn/db/client';
+import { applications, knowledgeItems } from '@cairn/db/schema';
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { AppError } from '../lib/app-error.ts';
+import { FetchError, fetchUrl } from './fetch-url.ts';
+import type { FileStore } from './file-store.ts';
+import { deleteItemChunks, indexItem } from './index-chunks.ts';
+import { parseDocument } from './parse/parse-document.ts';
+import { ParseError } from './parse/parse-error.ts';
+
+export const INGEST_QUEUE = 'knowledge-ingest';
+
+/** How often an item may be started (crashes and transient errors count) before it fails for good. */
+export const MAX_INGEST_ATTEMPTS = 3;
+/** The processing worker bumps `heartbeat_at` this often… */
+export const HEARTBEAT_MS = 5_000;
+/** …so an item whose heartbeat is older than this has lost its worker. */
+export const STALL_AFTER_SECONDS = 45;
+
+type ItemRow = typeof knowledgeItems.$inferSelect;
+
+export interface IngestDeps {
+  database: Database;
+  files: FileStore;
+  fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
+  /** Publishes the row as a `kb_updates` event to the application's owner. */
+  publish(owner: { ownerId: number; applicationUuid: string }, row: ItemRow): Promise<void>;
+  /** Queues (again) the ingestion of an item. */
+  enqueue(itemId: number, options?: { startAfterSeconds?: number }): Promise<void>;
+  log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** The job's payload: only the id; everything else is read fresh from the row. */
+export interface IngestJob {
+  itemId: number;
+}
+
+/**
+ * Runs one item through the pipeline (DESIGN §5): store original → parse → chunk/embed/index
+ * (`indexItem`, one transaction) → `ready`, or `failed` with a reason a person understands.
+ *
+ * Crash safety: the item is claimed only while `queued`, under a fresh lease; every later write
+ * is conditional on that lease, so a worker that lost its claim (stalled, reaped, the item was
+ * deleted or re-synced) changes nothing. The index is written in one transaction that locks the
+ * item row, so a deletion either waits and cascades to the new chunks or makes the insert fail:
+ * never orphan chunks.
+ */
+export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void> {
+  const { db } = deps.database;
+  const lease = randomUUID();
+  const [claimed] = await db
+    .update(knowledgeItems)
+    .set({
+      status: 'processing',
+      progress: 0,
+      error: null,
+      lease,
+      heartbeatAt: sql`now()`,
+      attempts: sql`${knowledgeItems.attempts} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(knowledgeItems.id, itemId), eq(knowledgeItems.status, 'queued')))
+    .returning();
+  // Deleted, or already taken by another job for the same item: nothing to do.
+  if (!claimed) return;
+  const [app] = await db
+    .select({ uuid: applications.uuid, ownerId: applications.ownerId, llmModels: applications.llmModels })
+    .from(applications)
+    .where(eq(applications.id, claimed.applicationId));
+  if (!app) return;
+  const owner = { ownerId: app.ownerId, applicationUuid: app.uuid };
+  await deps.publish(owner, claimed);
+
+  const mine = and(eq(knowledgeItems.id, itemId), eq(knowledgeItems.lease, lease));
+  const heartbeat = setInterval(() => {
+    db.update(knowledgeItems)
+      .set({ heartbeatAt: sql`now()` })
+      .where(mine)
+      .catch((err: unknown) => deps.log.warn({ err, itemId }, 'knowledge heartbeat failed'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+
+  /** Writes under our lease and publishes; false when the lease is gone (deleted, reaped, re-synced). */
+  let lastPublished = 0;
+  async function update(values: Partial<typeof knowledgeItems.$inferInsert>, force = true): Promise<boolean> {
+    const [row] = await db
+      .update(knowledgeItems)
+      .set({ ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
+      .where(mine)
+      .returning();
+    if (!row) return false;
+    // Progress is throttled; status changes always go out.
+    if (force || Date.now() - lastPublished > 300) {
+      lastPublished = Date.now();
+      await deps.publish(owner, row);
+    }
+    return true;
+  }
+
+  try {
+    const source = await loadSource(deps, claimed);
+    if (!(await update({ progress: 10, ...source.store }))) return;
+
+    const parsed = await parseDocument({
+      data: source.data,
+      filename: source.filename,
+      mimeType: source.mimeType,
+      baseUrl: source.baseUrl,
+      title: source.userTitle,
+    });
+    if (!(await update({ progress: 30, title: parsed.document.title, mimeType: parsed.mimeType }))) return;
+
+    const result = await indexItem(deps.database, {
+      applicationId: claimed.applicationId,
+      itemId,
+      document: parsed.document,
+      llmModels: app.llmModels as TLlmModel[],
+      onProgress: async (fraction) => {
+        await update({ progress: 30 + Math.round(Math.min(1, Math.max(0, fraction)) * 65) }, false);
+      },
+    });
+    const done = await update({
+      status: 'ready',
+      progress: 100,
+      chunkCount: result.chunkCount,
+      language: result.language ?? null,
+      indexedAt: new Date(),
+      lease: null,
+    });
+    // Lost the lease after indexing (re-synced meanwhile): the new run rewrites the chunks.
+    if (!done) return;
+  } catch (error) {
+    await handleFailure(deps, { itemId, lease, attempts: claimed.attempts, error, update });
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+interface LoadedSource {
+  data: Buffer;
+  filename?: string | undefined;
+  mimeType?: string | undefined;
+  baseUrl?: string | undefined;
+  /** The title the user chose, if any: it wins over the document's. */
+  userTitle?: string | undefined;
+  /** Columns to record once the original is stored. */
+  store: Partial<typeof knowledgeItems.$inferInsert>;
+}
+
+async function loadSource(deps: IngestDeps, item: ItemRow): Promise<LoadedSource> {
+  // A file or URL item whose title is still its source was not titled by the user.
+  const userTitle = item.title && item.title !== item.source ? item.title : undefined;
+  if (item.type === 'url') {
+    const page = await fetchUrl(item.source!, {
+      allowLoopback: deps.fetch.allowLoopback,
+      userAgent: deps.fetch.userAgent,
+      maxBytes: deps.fetch.maxBytes,
+    });
+    const filePath = await deps.files.put(page.body);
+    return {
+      data: page.body,
+      mimeType: page.contentType,
+      baseUrl: page.url,
+      userTitle,
+      store: { filePath, sizeBytes: page.body.length, mimeType: page.contentType.split(';')[0]! },
+    };
+  }
+  if (!item.filePath) throw new ParseError('corrupt', 'The stored original of this item is missing.');
+  const data = await deps.files.get(item.filePath).catch(() => {
+    throw new ParseError('corrupt', 'The stored original of this item is missing.');
+  });
+  if (item.type === 'text') {
+    // Text is written by a person: read it as markdown (plain text is valid markdown).
+    return { data, filename: 'text.md', userTitle: item.title, store: {} };
+  }
+  return { data, filename: item.source ?? undefined, userTitle, store: {} };
+}
+
+async function handleFailure(
+  deps: IngestDeps,
+  ctx: {
+    itemId: number;
+    lease: string;
+    attempts: number;
+    error: unknown;
+    update: (values: Partial<typeof knowledgeItems.$inferInsert>) => Promise<boolean>;
+  },
+): Promise<void> {
+  const { error } = ctx;
+  // The item was deleted while we worked: its chunks went with it.
+  if (error instanceof AppError && error.code === 'not_found') return;
+  const permanent = error instanceof ParseError || error instanceof FetchError || error instanceof AppError;
+  if (!permanent && ctx.attempts < MAX_INGEST_ATTEMPTS) {
+    deps.log.warn(
+      { err: error, itemId: ctx.itemId, attempt: ctx.attempts },
+      'knowledge ingestion failed; retrying',
+    );
+    const requeued = await ctx.update({ status: 'queued', progress: 0, lease: null });
+    if (requeued) await deps.enqueue(ctx.itemId, { startAfterSeconds: 5 * ctx.attempts });
+    return;
+  }
+  if (!permanent) deps.log.error({ err: error, itemId: ctx.itemId }, 'knowledge ingestion failed');
+  const reason = permanent
+    ? (error as Error).message
+    : `Indexing failed ${MAX_INGEST_ATTEMPTS} times because of an internal error. Try re-sync later.`;
+  // A failed item is not searchable: whatever an earlier run indexed goes.
+  await deleteItemChunks(deps.database, ctx.itemId).catch(() => {});
+  await ctx.update({ status: 'failed', progress: 0, error: reason, chunkCount: 0, lease: null });
+}
+
+/**
+ * Finds items whose worker died (no heartbeat for STALL_AFTER_SECONDS, or — with `all` — every
+ * `processing` item, which is right at start-up when no other process can hold one, as with
+ * PGlite) and queues them again, or fails them once they used up their attempts. Also re-queues
+ * `queued` items that have waited long without progress, in case their job was lost between the
+ * row insert and the queue insert. Duplicate jobs are harmless: only one can claim the item.
+ */
+export async function recoverStalledItems(
+  deps: IngestDeps,
+  options: { all?: boolean } = {},
+): Promise<number> {
+  const { db } = deps.database;
+  const stalled = options.all
+    ? eq(knowledgeItems.status, 'processing')
+    : and(
+        eq(knowledgeItems.status, 'processing'),
+        lt(knowledgeItems.heartbeatAt, sql`now() - make_interval(secs => ${STALL_AFTER_SECONDS})`),
+      );
+  const rows = await db
+    .update(knowledgeItems)
+    .set({
+      status: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS} THEN 'failed' ELSE 'queued' END`,
+      error: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS}
+        THEN ${`Processing stopped unexpectedly ${MAX_INGEST_ATTEMPTS} times (the server restarted or ran out of memory). Try a smaller file, or re-sync.`}
+        ELSE NULL END`,
+      progress: 0,
+      lease: null,
+      updatedAt: sql`now()`,
+    })
+    .where(stalled)
+    .returning();
+  const waiting = await db
+    .update(knowledgeItems)
+    .set({ updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(knowledgeItems.status, 'queued'),
+        lt(knowledgeItems.updatedAt, sql`now() - interval '10 minutes'`),
+      ),
+    )
+    .returning({ id: knowledgeItems.id });
+  for (const row of rows) {
+    if (row.status === 'failed') await deleteItemChunks(deps.database, row.id).catch(() => {});
+    else await deps.enqueue(row.id);
+    const [app] = await db
+      .select({ uuid: applications.uuid, ownerId: applications.ownerId })
+      .from(applications)
+      .where(eq(applications.id, row.applicationId));
+    if (app) await deps.publish({ ownerId: app.ownerId, applicationUuid: app.uuid }, row);
+  }
+  for (const row of waiting) await deps.enqueue(row.id);
+  return rows.length + waiting.length;
+}
