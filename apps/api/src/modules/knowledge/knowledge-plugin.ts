@@ -100,6 +100,8 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
 /** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
 async function executeIn(tx: Db, text: string, values: unknown[] = []) {
   const parts = text.split(/\$(\d+)/);
-  const chunks = parts.map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`));
+  const chunks = parts.map((part, i) =>
+    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
+  );
   return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks, sql.raw('')))) };
 }

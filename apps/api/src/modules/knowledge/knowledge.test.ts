@@ -55,7 +55,10 @@ afterAll(async () => {
 
 type Item = { uuid: string; status: string; title: string; error: string | null; chunk_count: number };
 
-function itemsForm(items: Array<{ type: string; value?: string; file?: [string, Buffer]; title?: string }>, name?: string) {
+function itemsForm(
+  items: Array<{ type: string; value?: string; file?: [string, Buffer]; title?: string }>,
+  name?: string,
+) {
   const form = new FormData();
   if (name !== undefined) form.append('name', name);
   items.forEach((item, i) => {
@@ -78,7 +81,10 @@ async function settled(token: string, appUuid: string, count?: number): Promise<
   for (let i = 0; i < 300; i++) {
     const res = await t.call<Item[]>('GET', `/api/applications/${appUuid}/knowledge/`, { token });
     const items = res.body;
-    if ((count === undefined || items.length === count) && items.every((x) => x.status === 'ready' || x.status === 'failed'))
+    if (
+      (count === undefined || items.length === count) &&
+      items.every((x) => x.status === 'ready' || x.status === 'failed')
+    )
       return items;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -152,7 +158,10 @@ describe('creating an application with knowledge', () => {
     expect(long.status).toBe(400);
     expect(long.body.errors['items[0].value']).toEqual(['At most 200,000 characters']);
     const many = Array.from({ length: 51 }, () => ({ type: 'text', value: 'hello' }));
-    const tooMany = await t.call('POST', '/api/applications/', { token: alice.token, form: itemsForm(many, 'Many') });
+    const tooMany = await t.call('POST', '/api/applications/', {
+      token: alice.token,
+      form: itemsForm(many, 'Many'),
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors.items).toEqual(['At most 50 items per request']);
   });
@@ -276,7 +285,13 @@ describe('knowledge endpoints', () => {
     expect(add.status).toBe(404);
     const bobsApp = await createApp(bob.token);
     // An item of one application is not reachable through another.
-    expect((await t.call('GET', `/api/applications/${bobsApp}/knowledge/${added.body[0].uuid}/`, { token: bob.token })).status).toBe(404);
+    expect(
+      (
+        await t.call('GET', `/api/applications/${bobsApp}/knowledge/${added.body[0].uuid}/`, {
+          token: bob.token,
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.call('GET', `/api/applications/${appUuid}/knowledge/`)).status).toBe(401);
   });
 
@@ -288,6 +303,8 @@ describe('knowledge endpoints', () => {
     });
     expect(empty.status).toBe(400);
     expect(empty.body.errors).toEqual({ items: ['Add at least one item.'] });
-    expect((await t.call('GET', `/api/applications/${appUuid}/knowledge/nope/`, { token: alice.token })).status).toBe(404);
+    expect(
+      (await t.call('GET', `/api/applications/${appUuid}/knowledge/nope/`, { token: alice.token })).status,
+    ).toBe(404);
   });
 });
