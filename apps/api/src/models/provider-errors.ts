@@ -1,4 +1,5 @@
 import { APICallError, RetryError } from 'ai';
+import { AppError } from '../lib/app-error.ts';
 import { ProviderUrlError } from './provider-url.ts';
 
 export type ModelErrorKind =
@@ -14,16 +15,20 @@ export type ModelErrorKind =
 /**
  * A model call that failed, with a message a person can act on. The chat shows `message` as the
  * conversation's error and records `kind` in the event; provider internals stay in `cause`.
+ * It is an AppError (`unavailable`, 503) so that wherever it surfaces — an HTTP answer, a failed
+ * knowledge item — its message is shown as is rather than hidden as an internal error. (The SDK
+ * already retried what was retryable before it is thrown.)
  */
-export class ModelProviderError extends Error {
+export class ModelProviderError extends AppError {
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
     readonly status?: number | undefined,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('unavailable', message);
     this.name = 'ModelProviderError';
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

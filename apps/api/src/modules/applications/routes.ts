@@ -14,6 +14,7 @@ import { readForm } from '../../lib/multipart.ts';
 import { parseOrThrow } from '../../lib/parse.ts';
 import { prepareItemRows } from '../knowledge/queue-items.ts';
 import { readItems } from '../knowledge/read-items.ts';
+import { requeueApplicationItems } from '../model-providers/reindex-application.ts';
 import { createApplication } from './create-application.ts';
 import { findApplication } from './find-application.ts';
 import { listApplications } from './list-applications.ts';
@@ -85,12 +86,13 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const result = await updateApplicationSettings(
-        app.db,
-        request.user.id,
-        request.params.appId,
-        request.body,
+      const { appId } = request.params;
+      const result = await updateApplicationSettings(app.db, request.user.id, appId, request.body, (tx, id) =>
+        requeueApplicationItems(tx, app.knowledge.enqueue, id),
       );
+      // Each re-queued item is announced at once: the knowledge page shows the re-index progress.
+      const owner = { ownerId: request.user.id, applicationUuid: appId };
+      for (const item of result.reindexed) await app.knowledge.deps.publish(owner, item);
       return result.application;
     },
   );

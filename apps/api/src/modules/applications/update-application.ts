@@ -6,20 +6,23 @@ import { notFound } from '../../lib/app-error.ts';
 import { resolveLlmModels, selectedModel } from '../model-providers/resolve-llm-models.ts';
 import { serializeApplication } from './serialize-application.ts';
 
-export interface UpdatedApplication {
+export interface UpdatedApplication<T> {
   application: ReturnType<typeof serializeApplication>;
   /** The selected embedding model changed: the knowledge must be indexed again. */
   embeddingChanged: boolean;
-  applicationId: number;
+  /** What `onEmbeddingChange` returned (nothing when the model did not change). */
+  reindexed: T[];
 }
 
 /** Renames and changes the settings and models of the caller's application. */
-export async function updateApplicationSettings(
+export async function updateApplicationSettings<T = never>(
   db: Db,
   ownerId: number,
   uuid: string,
   input: TUpdateApplicationRequest,
-): Promise<UpdatedApplication> {
+  /** Runs in the same transaction when the selected embedding model changes (re-indexing). */
+  onEmbeddingChange?: (tx: Db, applicationId: number) => Promise<T[]>,
+): Promise<UpdatedApplication<T>> {
   const llmModels: TLlmModel[] | undefined =
     input.llm_models !== undefined ? await resolveLlmModels(db, ownerId, input.llm_models) : undefined;
   return db.transaction(async (tx) => {
@@ -44,7 +47,9 @@ export async function updateApplicationSettings(
       .returning();
     const was = selectedModel(before.llmModels, 'embedding')?.uuid;
     const now = selectedModel(row!.llmModels, 'embedding')?.uuid;
-    return { application: serializeApplication(row!), embeddingChanged: was !== now, applicationId: row!.id };
+    const embeddingChanged = was !== now;
+    const reindexed = embeddingChanged && onEmbeddingChange ? await onEmbeddingChange(tx, row!.id) : [];
+    return { application: serializeApplication(row!), embeddingChanged, reindexed };
   });
 }
 
