@@ -214,8 +214,7 @@ async function handleFailure(
  * Finds items whose worker died (no heartbeat for STALL_AFTER_SECONDS, or — with `all` — every
  * `processing` item, which is right at start-up when no other process can hold one, as with
  * PGlite) and queues them again, or fails them once they used up their attempts. Also re-queues
- * `queued` items that have waited long without progress, in case their job was lost between the
- * row insert and the queue insert. Duplicate jobs are harmless: only one can claim the item.
+ * `queued` items left without a pending job. Duplicate jobs are harmless: only one can claim the item.
  */
 export async function recoverStalledItems(
   deps: IngestDeps,
@@ -241,16 +240,18 @@ export async function recoverStalledItems(
     })
     .where(stalled)
     .returning();
-  const waiting = await db
-    .update(knowledgeItems)
-    .set({ updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(knowledgeItems.status, 'queued'),
-        lt(knowledgeItems.updatedAt, sql`now() - interval '10 minutes'`),
-      ),
-    )
-    .returning({ id: knowledgeItems.id });
+  // Queued items with no pending job: their job was fetched by a worker that died before
+  // starting it (workers fetch jobs in batches). Anything waiting that long gets a new job.
+  const { rows: waiting } = await deps.database.query<{ id: number }>(
+    `UPDATE knowledge_items k SET updated_at = now()
+     WHERE k.status = 'queued'
+       AND ($1::boolean OR k.updated_at < now() - make_interval(secs => $2))
+       AND NOT EXISTS (
+         SELECT 1 FROM pgboss.job j
+         WHERE j.name = $3 AND j.state IN ('created', 'retry') AND (j.data->>'itemId')::int = k.id)
+     RETURNING k.id`,
+    [options.all === true, STALL_AFTER_SECONDS, INGEST_QUEUE],
+  );
   for (const row of rows) {
     if (row.status === 'failed') await deleteItemChunks(deps.database, row.id).catch(() => {});
     else await deps.enqueue(row.id);
