@@ -3,15 +3,34 @@ import { Link } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { useLiveItems } from '../features/knowledge/use-kb-updates';
+import {
+  loadApplicationSettings,
+  saveApplicationSettings,
+} from '../features/models/application-settings.server';
+import { ApplicationSettingsForm, useSettingsSavedToast } from '../features/models/application-settings-form';
+import { KnowledgeIndexProgress } from '../features/models/knowledge-index-progress';
+import { apiFor } from '../lib/api.server';
 import { NEW_CHAT_ID } from '../lib/utils';
 import type { Route } from './+types/application';
 import { useNavigationData } from './default-layout';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Overview · Cairn' }];
 
-/** Application overview; the models work fills in the selected models here (features/models). */
-export default function ApplicationOverview() {
+export async function loader(args: Route.LoaderArgs) {
+  return loadApplicationSettings(apiFor(args), args.params.appId);
+}
+
+export async function action(args: Route.ActionArgs) {
+  return saveApplicationSettings(apiFor(args), args.params.appId, await args.request.formData());
+}
+
+/** Application overview: where to go next, then the application's models and answer settings. */
+export default function ApplicationOverview({ loaderData }: Route.ComponentProps) {
   const { selected } = useNavigationData();
+  const { application, models } = loaderData;
+  const { items } = useLiveItems(application.uuid, loaderData.items);
+  useSettingsSavedToast(application.uuid);
   if (!selected) return null;
   const base = `/applications/${selected.uuid}`;
   const links = [
@@ -69,6 +88,23 @@ export default function ApplicationOverview() {
           </Link>
         ))}
       </div>
+      <section aria-labelledby="settings-heading" className="mt-10 grid gap-6">
+        <div className="grid gap-1">
+          <h2 id="settings-heading" className="text-lg font-semibold">
+            Models and answers
+          </h2>
+          <p className="text-muted-foreground text-sm">
+            The first text and the first embedding model of the application are the ones it uses.
+          </p>
+        </div>
+        <KnowledgeIndexProgress items={items} appId={application.uuid} />
+        <ApplicationSettingsForm
+          key={application.updated_at}
+          application={application}
+          models={models}
+          itemCount={items.length}
+        />
+      </section>
     </div>
   );
 }

@@ -1,0 +1,214 @@
+import {
+  STRICTNESS_LEVELS,
+  type TApplication,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from '@cairn/contracts/applications';
+import type { TAvailableModel } from '@cairn/contracts/model-providers';
+import { useEffect } from 'react';
+import { Link, useFetcher } from 'react-router';
+import { toast } from 'sonner';
+import { FormError } from '../../components/form-error';
+import { Alert, AlertDescription } from '../../components/ui/alert';
+import { Button } from '../../components/ui/button';
+import { Field } from '../../components/ui/field';
+import { Textarea } from '../../components/ui/textarea';
+import { useZodForm } from '../../lib/forms';
+import type { SettingsActionData } from './application-settings.server';
+import { STRICTNESS_TEXT, ZApplicationSettingsForm } from './application-settings-schema';
+import { NativeSelect } from './native-select';
+
+const fetcherKey = (appUuid: string) => `settings-${appUuid}`;
+
+/**
+ * Toasts a save. Lives in the page, not the form: the form remounts with the saved values, and
+ * would otherwise toast the same answer again.
+ */
+export function useSettingsSavedToast(appUuid: string) {
+  const fetcher = useFetcher<SettingsActionData>({ key: fetcherKey(appUuid) });
+  const result = fetcher.data;
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !result?.ok) return;
+    if (result.reindexing) {
+      toast.success('Settings saved', {
+        description: 'The knowledge is being indexed again with the new embedding model.',
+      });
+    } else toast.success('Settings saved');
+  }, [fetcher.state, result]);
+}
+
+const selectedOf = (app: TApplication, type: 'text' | 'embedding') =>
+  app.llm_models.find((m) => m.model_type === type)?.uuid ?? '';
+
+/** Models, instructions, temperature and strictness of one application. */
+export function ApplicationSettingsForm({
+  application,
+  models,
+  itemCount,
+}: {
+  application: TApplication;
+  models: TAvailableModel[];
+  itemCount: number;
+}) {
+  const fetcher = useFetcher<SettingsActionData>({ key: fetcherKey(application.uuid) });
+  const result = fetcher.data;
+  const errors = result && !result.ok ? result.errors : null;
+  const defaults = {
+    text_model: selectedOf(application, 'text'),
+    embedding_model: selectedOf(application, 'embedding'),
+    instructions: application.instructions,
+    temperature: application.temperature,
+    strictness: application.strictness,
+  };
+  const { form } = useZodForm(ZApplicationSettingsForm, { defaultValues: defaults, serverErrors: errors });
+  const {
+    register,
+    watch,
+    formState: { errors: fieldErrors },
+  } = form;
+  const temperature = Number(watch('temperature'));
+  const embeddingChanges = watch('embedding_model') !== defaults.embedding_model;
+  const busy = fetcher.state !== 'idle';
+
+  const textModels = models.filter((m) => m.model_type === 'text');
+  const embeddingModels = models.filter((m) => m.model_type === 'embedding');
+  const option = (m: TAvailableModel) => (
+    <option key={m.uuid} value={m.uuid}>
+      {m.provider === 'builtin' ? m.name : `${m.name} · ${m.provider_name}`}
+    </option>
+  );
+  const missing = (uuid: string, list: TAvailableModel[]) =>
+    uuid && !list.some((m) => m.uuid === uuid) ? (
+      <option value={uuid}>
+        {application.llm_models.find((m) => m.uuid === uuid)?.name ?? uuid} (removed)
+      </option>
+    ) : null;
+
+  return (
+    <fetcher.Form
+      method="post"
+      noValidate
+      className="grid gap-6"
+      onSubmit={(event) => {
+        const element = event.currentTarget;
+        void form.handleSubmit(() => fetcher.submit(element, { method: 'post' }))(event);
+      }}
+    >
+      <FormError message={errors?.formError} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field
+          id="settings-text-model"
+          label="Text model"
+          description="Writes the answers."
+          error={fieldErrors.text_model?.message}
+        >
+          {(aria) => (
+            <NativeSelect {...aria} {...register('text_model')}>
+              {missing(defaults.text_model, textModels)}
+              {textModels.map(option)}
+            </NativeSelect>
+          )}
+        </Field>
+        <Field
+          id="settings-embedding-model"
+          label="Embedding model"
+          description="Finds the passages that match a question."
+          error={fieldErrors.embedding_model?.message}
+        >
+          {(aria) => (
+            <NativeSelect {...aria} {...register('embedding_model')}>
+              {missing(defaults.embedding_model, embeddingModels)}
+              {embeddingModels.map(option)}
+            </NativeSelect>
+          )}
+        </Field>
+      </div>
+      {embeddingChanges && itemCount > 0 ? (
+        <Alert>
+          <AlertDescription>
+            Saving re-indexes all {itemCount} knowledge item{itemCount === 1 ? '' : 's'} with the new
+            embedding model. Answers keep working with keyword search meanwhile.
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <p className="-mt-2 text-muted-foreground text-sm">
+        More models come from{' '}
+        <Link to="/settings/models" className="underline underline-offset-4">
+          model providers
+        </Link>
+        .
+      </p>
+      <Field
+        id="settings-instructions"
+        label="Instructions"
+        description="Added to every answer, e.g. tone, language, or what to refuse."
+        error={fieldErrors.instructions?.message}
+      >
+        {(aria) => (
+          <Textarea
+            {...aria}
+            rows={4}
+            maxLength={4000}
+            placeholder="e.g. Answer in a friendly tone, in the language of the question."
+            {...register('instructions')}
+          />
+        )}
+      </Field>
+      <Field
+        id="settings-temperature"
+        label={`Temperature: ${Number.isFinite(temperature) ? temperature.toFixed(1) : '–'}`}
+        description="Lower is more focused and repeatable; higher is more varied."
+        error={fieldErrors.temperature?.message}
+      >
+        {(aria) => (
+          <input
+            {...aria}
+            type="range"
+            min={TEMPERATURE_MIN}
+            max={TEMPERATURE_MAX}
+            step={0.1}
+            className="w-full accent-primary"
+            {...register('temperature')}
+          />
+        )}
+      </Field>
+      <fieldset
+        className="grid gap-2"
+        aria-describedby={fieldErrors.strictness ? 'settings-strictness-error' : undefined}
+      >
+        <legend className="mb-2 text-sm font-medium leading-none">
+          How strictly to stay within the knowledge
+        </legend>
+        <div className="grid gap-2 sm:grid-cols-3">
+          {STRICTNESS_LEVELS.map((level) => (
+            <label
+              key={level}
+              className="flex cursor-pointer gap-3 rounded-md border p-3 text-sm has-[:checked]:border-primary has-[:checked]:bg-accent has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring"
+            >
+              <input
+                type="radio"
+                value={level}
+                className="mt-0.5 size-4 accent-primary"
+                {...register('strictness')}
+              />
+              <span className="grid content-start gap-1">
+                <span className="font-medium">{STRICTNESS_TEXT[level].label}</span>
+                <span className="text-muted-foreground">{STRICTNESS_TEXT[level].description}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {fieldErrors.strictness ? (
+          <p id="settings-strictness-error" className="text-destructive text-sm">
+            {fieldErrors.strictness.message}
+          </p>
+        ) : null}
+      </fieldset>
+      <div>
+        <Button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}
