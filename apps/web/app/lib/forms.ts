@@ -32,7 +32,9 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
     // The resolver's generic signature cannot follow a generic schema; the types are the schema's own.
     resolver: zodResolver(schema) as unknown as Resolver<z.input<S>, unknown, z.output<S>>,
     defaultValues: opts.defaultValues,
-    mode: 'onTouched',
+    // Errors appear on submit, then update as the user types (a blur never shifts the layout under a click).
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
   });
   const submit = useSubmit();
   const { serverErrors } = opts;

@@ -1,4 +1,4 @@
-import { type Cookie, createCookie, redirect } from 'react-router';
+import { redirect } from 'react-router';
 
 /**
  * The `auth_token` cookie (DESIGN §4): HttpOnly, SameSite=Lax, Secure under https. The API reads the
@@ -7,17 +7,11 @@ import { type Cookie, createCookie, redirect } from 'react-router';
 export const AUTH_COOKIE = 'auth_token';
 const MAX_AGE = 60 * 60 * 24 * 30;
 
-function authCookie(secure: boolean): Cookie {
-  return createCookie(AUTH_COOKIE, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: '/',
-    maxAge: MAX_AGE,
-    // The raw value: the API compares it to its token hashes as it is.
-    encode: (v) => v,
-    decode: (v) => v,
-  });
+/** Serialised by hand: React Router's createCookie would base64/JSON-encode the value. */
+function serializeAuthCookie(value: string, maxAge: number, secure: boolean): string {
+  const attrs = [`${AUTH_COOKIE}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
+  if (secure) attrs.push('Secure');
+  return attrs.join('; ');
 }
 
 function cookieValue(request: Request, name: string): string | null {
@@ -36,10 +30,13 @@ function cookieValue(request: Request, name: string): string | null {
 
 export const readAuthToken = (request: Request) => cookieValue(request, AUTH_COOKIE);
 
-export const setAuthCookie = (token: string, secure: boolean) =>
-  authCookie(secure).serialize(token, { maxAge: MAX_AGE });
+/** Tokens are URL-safe; anything else is refused rather than written into a header. */
+export function setAuthCookie(token: string, secure: boolean): string {
+  if (!/^[\w.~-]+$/.test(token)) throw new Error('Unexpected token format');
+  return serializeAuthCookie(token, MAX_AGE, secure);
+}
 
-export const clearAuthCookie = (secure: boolean) => authCookie(secure).serialize('', { maxAge: 0 });
+export const clearAuthCookie = (secure: boolean) => serializeAuthCookie('', 0, secure);
 
 /** Where a visitor returns after signing in: only same-site paths, never `//host` or a scheme. */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {

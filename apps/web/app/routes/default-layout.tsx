@@ -19,7 +19,7 @@ export async function loader(args: Route.LoaderArgs) {
     return await loadNavigation(apiFor(args), params);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      throw loginRedirect(request, { 'Set-Cookie': await clearAuthCookie(context.secureCookies) });
+      throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(context.secureCookies) });
     }
     throw error;
   }

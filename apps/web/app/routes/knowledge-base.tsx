@@ -1,21 +1,124 @@
+import type { TKnowledgeItem, TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
+import type { TKnowledgeSearchResponse } from '@cairn/contracts/knowledge-search';
 import { BookOpenIcon } from 'lucide-react';
+import { data, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
+import { AddKnowledge } from '../features/knowledge/add-knowledge';
+import { ItemPreviewDialog } from '../features/knowledge/item-preview-dialog';
+import { KnowledgeItemRow } from '../features/knowledge/knowledge-item-row';
+import { TestRetrieval } from '../features/knowledge/test-retrieval';
+import { useLiveItems } from '../features/knowledge/use-kb-updates';
+import { apiFor } from '../lib/api.server';
+import { ApiError } from '../lib/api-error';
+import { apiFailure, failure } from '../lib/form-data.server';
 import type { Route } from './+types/knowledge-base';
 import { useNavigationData } from './default-layout';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Knowledge base · Cairn' }];
 
-/** Placeholder until the knowledge work fills it (features/knowledge). */
-export default function KnowledgeBase() {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The items (with status) and, with `?preview=<item>`, one item's passages. */
+export async function loader(args: Route.LoaderArgs) {
+  const api = apiFor(args);
+  const base = `/api/applications/${args.params.appId}/knowledge/`;
+  const previewId = new URL(args.request.url).searchParams.get('preview');
+  try {
+    const [items, preview] = await Promise.all([
+      api.get<TKnowledgeItem[]>(base),
+      previewId && UUID.test(previewId)
+        ? api.get<TKnowledgeItemDetail>(`${base}${previewId}/`).catch((error: unknown) => {
+            if (error instanceof ApiError && error.status === 404) return null;
+            throw error;
+          })
+        : Promise.resolve(null),
+    ]);
+    return { items, preview };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+/** Add (multipart items, forwarded as is), delete, re-sync and test retrieval. */
+export async function action(args: Route.ActionArgs) {
+  const api = apiFor(args);
+  const base = `/api/applications/${args.params.appId}/knowledge/`;
+  const form = await args.request.formData();
+  const intent = form.get('intent');
+  const item = String(form.get('item') ?? '');
+  try {
+    if (intent === 'add') {
+      const body = new FormData();
+      for (const [key, value] of form.entries()) if (key.startsWith('items[')) body.append(key, value);
+      const added = await api.post<TKnowledgeItem[]>(base, body);
+      return { added: added.length };
+    }
+    if (intent === 'delete' && UUID.test(item)) {
+      await api.delete(`${base}${item}/`);
+      return { deleted: item };
+    }
+    if (intent === 'resync' && UUID.test(item)) {
+      await api.post(`${base}${item}/resync/`);
+      return { resynced: item };
+    }
+    if (intent === 'search') {
+      const query = String(form.get('query') ?? '').trim();
+      if (!query) return failure({ fieldErrors: { query: 'Ask a question first.' }, formError: null });
+      const found = await api.post<TKnowledgeSearchResponse>(`${base}search/`, { query, top_k: 5 });
+      return { results: found.results, query };
+    }
+  } catch (error) {
+    return apiFailure(error, []);
+  }
+  return failure({ fieldErrors: {}, formError: 'Unknown action.' });
+}
+
+export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
   const { selected } = useNavigationData();
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const { items } = useLiveItems(selected?.uuid ?? '', loaderData.items);
+  const preview = searchParams.get('preview') ? loaderData.preview : null;
+  const counts = {
+    ready: items.filter((i) => i.status === 'ready').length,
+    working: items.filter((i) => i.status === 'queued' || i.status === 'processing').length,
+    failed: items.filter((i) => i.status === 'failed').length,
+  };
   return (
-    <div className="mx-auto max-w-4xl">
-      <PageHeader title="Knowledge base" description={selected?.name} />
-      <EmptyState
-        icon={<BookOpenIcon />}
-        title="No knowledge yet"
-        description="Adding files, text and web pages is not available yet. It arrives with the knowledge base."
+    <div className="mx-auto grid max-w-4xl gap-6">
+      <PageHeader
+        title="Knowledge base"
+        description={
+          items.length
+            ? `${selected?.name ?? ''} · ${counts.ready} ready${counts.working ? `, ${counts.working} in progress` : ''}${counts.failed ? `, ${counts.failed} failed` : ''}`
+            : selected?.name
+        }
+      />
+      <AddKnowledge />
+      <section aria-labelledby="kb-items-title" className="grid gap-3">
+        <h2 id="kb-items-title" className="font-semibold text-lg">
+          Items
+        </h2>
+        {items.length === 0 ? (
+          <EmptyState
+            icon={<BookOpenIcon />}
+            title="No knowledge yet"
+            description="Add files, a text or a web page: the assistant answers from what you add here."
+          />
+        ) : (
+          <ul className="divide-y rounded-xl border" aria-live="polite">
+            {items.map((item) => (
+              <KnowledgeItemRow key={item.uuid} item={item} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <TestRetrieval />
+      <ItemPreviewDialog
+        item={preview ?? null}
+        onClose={() => navigate('.', { replace: true, preventScrollReset: true })}
       />
     </div>
   );

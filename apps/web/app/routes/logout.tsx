@@ -12,7 +12,7 @@ export async function action(args: Route.ActionArgs) {
       // An already revoked or unknown token: the cookie goes anyway.
     }
   }
-  return redirect('/login', { headers: { 'Set-Cookie': await clearAuthCookie(args.context.secureCookies) } });
+  return redirect('/login', { headers: { 'Set-Cookie': clearAuthCookie(args.context.secureCookies) } });
 }
 
 export function loader() {

@@ -1,0 +1,135 @@
+import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { EyeIcon, RefreshCwIcon, Trash2Icon } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useFetcher } from 'react-router';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { ItemStatusBadge } from './item-status-badge';
+import { ItemTypeIcon } from './item-type-icon';
+
+function describeSource(item: TKnowledgeItem): string | null {
+  if (item.type === 'text') return item.size_bytes ? `Text · ${formatBytes(item.size_bytes)}` : 'Text';
+  if (item.type === 'url') return item.source;
+  return [item.source, item.size_bytes ? formatBytes(item.size_bytes) : null].filter(Boolean).join(' · ');
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** One item: type, title, source, status with progress or failure reason, and its actions. */
+export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
+  const fetcher = useFetcher();
+  const [confirming, setConfirming] = useState(false);
+  const busy = fetcher.state !== 'idle';
+  const deleting = busy && fetcher.formData?.get('intent') === 'delete';
+  const source = describeSource(item);
+  return (
+    <li
+      className="flex flex-wrap items-start gap-3 px-4 py-3 sm:flex-nowrap"
+      data-item={item.uuid}
+      aria-busy={deleting}
+    >
+      <ItemTypeIcon type={item.type} />
+      <div className="grid min-w-0 flex-1 gap-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="truncate font-medium" title={item.title}>
+            {item.title}
+          </span>
+          <ItemStatusBadge item={item} />
+        </div>
+        {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
+        {item.status === 'processing' || item.status === 'queued' ? (
+          <div
+            role="progressbar"
+            aria-label={`Indexing ${item.title}`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={item.progress}
+            className="h-1.5 w-full max-w-sm overflow-hidden rounded-full bg-muted"
+          >
+            <div className="h-full bg-primary transition-[width]" style={{ width: `${item.progress}%` }} />
+          </div>
+        ) : null}
+        {item.status === 'failed' && item.error ? (
+          <p className="text-destructive text-sm" data-failure-reason>
+            {item.error}
+          </p>
+        ) : null}
+        {item.status === 'ready' ? (
+          <span className="text-muted-foreground text-xs">
+            {item.chunk_count} {item.chunk_count === 1 ? 'passage' : 'passages'}
+          </span>
+        ) : null}
+      </div>
+      <div className="flex shrink-0 items-center gap-1">
+        {item.status === 'ready' ? (
+          <Button asChild variant="ghost" size="sm">
+            <Link to={`?preview=${item.uuid}`} preventScrollReset aria-label={`Preview ${item.title}`}>
+              <EyeIcon aria-hidden="true" />
+              <span className="max-sm:sr-only">Preview</span>
+            </Link>
+          </Button>
+        ) : null}
+        <fetcher.Form method="post">
+          <input type="hidden" name="intent" value="resync" />
+          <input type="hidden" name="item" value={item.uuid} />
+          <Button
+            type="submit"
+            variant="ghost"
+            size="sm"
+            disabled={busy || item.status === 'queued' || item.status === 'processing'}
+            aria-label={`Re-sync ${item.title}`}
+          >
+            <RefreshCwIcon aria-hidden="true" />
+            <span className="max-sm:sr-only">Re-sync</span>
+          </Button>
+        </fetcher.Form>
+        <Button
+          type="button"
+          variant="ghost"
+          size="sm"
+          className="text-destructive hover:text-destructive"
+          disabled={busy}
+          onClick={() => setConfirming(true)}
+          aria-label={`Delete ${item.title}`}
+        >
+          <Trash2Icon aria-hidden="true" />
+          <span className="max-sm:sr-only">Delete</span>
+        </Button>
+      </div>
+      <Dialog open={confirming} onOpenChange={setConfirming}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Delete “{item.title}”?</DialogTitle>
+            <DialogDescription>
+              The assistant will no longer find anything from it. The stored file and its passages are
+              removed. This cannot be undone.
+            </DialogDescription>
+          </DialogHeader>
+          <fetcher.Form method="post" onSubmit={() => setConfirming(false)}>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="item" value={item.uuid} />
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="destructive">
+                Delete
+              </Button>
+            </DialogFooter>
+          </fetcher.Form>
+        </DialogContent>
+      </Dialog>
+    </li>
+  );
+}

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { test as base, expect, type Page } from '@playwright/test';
+import { type RunningServer, startServer } from './server';
+
+const require = createRequire(import.meta.url);
+/** axe-core's source, injected into the page (no @axe-core/playwright: it needs Node 22). */
+const AXE_SOURCE: string = require('axe-core').source;
+
+export const PASSWORD = 'granite-lantern-49';
+
+export interface Application {
+  uuid: string;
+  name: string;
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  token: string;
+  createApplication(name: string): Promise<Application>;
+}
+
+/** Talks to the API directly, as a client would (never through the database). */
+export function apiHelpers(server: RunningServer) {
+  async function call<T>(method: string, pathname: string, opts: { token?: string; json?: unknown; form?: FormData } = {}) {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.authorization = `Token ${opts.token}`;
+    let body: string | FormData | undefined;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(opts.json);
+    } else if (opts.form) body = opts.form;
+    const res = await fetch(server.url + pathname, { method, headers, body });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+
+  async function register(email: string, password = PASSWORD) {
+    const reg = await call('POST', '/api/register/', { json: { email, username: email, password } });
+    if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
+  }
+
+  async function verify(email: string) {
+    const link = (await server.lastMail(email)).links.find((l) => l.includes('/verify-email?token='));
+    const token = new URL(link!).searchParams.get('token');
+    const res = await call('POST', '/api/verify-email/', { json: { token } });
+    if (res.status !== 200) throw new Error(`verify failed: ${JSON.stringify(res.body)}`);
+  }
+
+  async function login(email: string, password = PASSWORD): Promise<string> {
+    const res = await call<{ token: string }>('POST', '/api/login/', { json: { email, password } });
+    if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
+    return res.body.token;
+  }
+
+  function userFor(email: string, password: string, token: string): TestUser {
+    return {
+      email,
+      password,
+      token,
+      async createApplication(name) {
+        const form = new FormData();
+        form.set('name', name);
+        const res = await call<Application>('POST', '/api/applications/', { token, form });
+        if (res.status !== 201) throw new Error(`create application failed: ${JSON.stringify(res.body)}`);
+        return res.body;
+      },
+    };
+  }
+
+  /** Registers, verifies through the e-mailed link and logs in. Registration is rate-limited per IP: use sparingly. */
+  async function newUser(prefix = 'user'): Promise<TestUser> {
+    const email = `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+    await register(email);
+    await verify(email);
+    return userFor(email, PASSWORD, await login(email));
+  }
+
+  return { call, register, verify, login, newUser, userFor };
+}
+
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+
+interface WorkerFixtures {
+  server: RunningServer;
+  /** One verified user per worker, with a token; tests that must not share state make their own. */
+  sharedUser: TestUser;
+}
+
+interface TestFixtures {
+  api: ReturnType<typeof apiHelpers>;
+  /** Puts the user's token in the browser's auth_token cookie (default: the shared user). */
+  signIn: (user?: TestUser) => Promise<TestUser>;
+  /** Runs axe-core on the page; fails on serious or critical violations. */
+  checkA11y: (page?: Page) => Promise<void>;
+  /** Declares a console.error the test expects; any other one fails the test. */
+  allowConsoleError: (pattern: RegExp) => void;
+  consoleAllow: RegExp[];
+  consoleGuard: undefined;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  sharedUser: [
+    async ({ server }, use) => {
+      await use(await apiHelpers(server).newUser('shared'));
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+  api: async ({ server }, use) => {
+    await use(apiHelpers(server));
+  },
+  signIn: async ({ context, sharedUser, server }, use) => {
+    await use(async (user = sharedUser) => {
+      await context.addCookies([
+        { name: 'auth_token', value: user.token, url: server.url, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      return user;
+    });
+  },
+  checkA11y: async ({ page }, use) => {
+    await use(async (target = page) => {
+      // Evaluated over the DevTools protocol, so the page's CSP (rightly) does not block it.
+      await target.evaluate(AXE_SOURCE);
+      const violations = await target.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
+        const result = await axe.run({ resultTypes: ['violations'] });
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            nodes: v.nodes.map((n: { target: unknown }) => n.target).slice(0, 5),
+          }));
+      });
+      expect(violations, `axe violations on ${target.url()}`).toEqual([]);
+    });
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
+  consoleAllow: async ({}, use) => {
+    await use([]);
+  },
+  allowConsoleError: async ({ consoleAllow }, use) => {
+    await use((pattern) => {
+      consoleAllow.push(pattern);
+    });
+  },
+  consoleGuard: [
+    async ({ page, consoleAllow }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() !== 'error') return;
+        // A form answered 400/403 to a React Router data request: the browser logs the status, the
+        // test asserts what the page shows. Any other console error counts.
+        if (/\.data(\?|$)/.test(msg.location().url) && /status of 4\d\d/.test(msg.text())) return;
+        errors.push(msg.text());
+      });
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      await use(undefined);
+      const unexpected = errors.filter((e) => !consoleAllow.some((p) => p.test(e)));
+      expect(unexpected, 'unexpected console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
