@@ -79,6 +79,10 @@ describe('the server process on embedded PGlite', () => {
     const outbox = path.join(dataDir, 'outbox');
     const [file] = fs.readdirSync(outbox);
     const mail = parseEml(fs.readFileSync(path.join(outbox, file!), 'utf8'));
+    // The subject is logged too (stdout is a pipe: give the line a moment to arrive).
+    for (let i = 0; i < 50 && !first.output().includes('Verify your e-mail address'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     expect(first.output()).toContain('Verify your e-mail address');
     const link = mail.links.find((l) => l.startsWith(`http://localhost:${port}/verify-email?token=`))!;
     expect(
