@@ -16,6 +16,7 @@ import chatroomRoutes from './modules/chatrooms/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import knowledgePlugin from './modules/knowledge/knowledge-plugin.ts';
 import knowledgeRoutes from './modules/knowledge/routes.ts';
+import knowledgeSearchRoutes from './modules/knowledge-search/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
@@ -93,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(knowledgePlugin);
   await app.register(applicationRoutes);
   await app.register(knowledgeRoutes);
+  await app.register(knowledgeSearchRoutes);
   await app.register(chatroomRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,

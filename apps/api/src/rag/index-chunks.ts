@@ -1,11 +1,9 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
-import { sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
 import { chunkDocument, documentText } from './chunk.ts';
 import { embedInBatches, resolveEmbedder } from './embed.ts';
 import { detectLanguage, TEXT_SEARCH_CONFIGS, textSearchConfigFor } from './language.ts';
-import { rowsOf } from './sql-rows.ts';
 import type { Embedder, ParsedDocument } from './types.ts';
 
 export interface IndexItemInput {
@@ -56,58 +54,61 @@ export async function indexItemWith(
     embedding: vectors ? JSON.stringify(vectors[i]) : null,
   }));
 
-  await database.db.transaction(async (tx) => {
-    const item = rowsOf<{ title: string }>(
-      await tx.execute(sql`
-        SELECT title FROM knowledge_items
-        WHERE id = ${input.itemId} AND application_id = ${input.applicationId}
-        FOR UPDATE`),
-    );
-    if (!item[0]) throw new AppError('not_found', 'The knowledge item no longer exists.');
-    await tx.execute(sql`DELETE FROM knowledge_chunks WHERE item_id = ${input.itemId}`);
-    if (rows.length === 0) return;
-    // The item title and heading path are indexed with every chunk: they name what it is about.
-    await tx.execute(sql`
-      INSERT INTO knowledge_chunks
-        (item_id, application_id, ordinal, content, page, heading, start_offset, end_offset,
-         language, ts_config, token_count, tsv)
-      SELECT ${input.itemId}, ${input.applicationId}, x.ordinal, x.content, x.page, x.heading,
-             x.start_offset, x.end_offset, ${language ?? null}, ${tsConfig},
-             (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(t.tsv) u), t.tsv
-      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
-             ordinal int, content text, page int, heading text, start_offset int, end_offset int)
-      CROSS JOIN LATERAL (
-        SELECT to_tsvector(${TEXT_SEARCH_CONFIGS[tsConfig]}::regconfig,
-                           concat_ws(' ', ${item[0].title}::text, x.heading, x.content)) AS tsv
-      ) t`);
-    await tx.execute(sql`
-      INSERT INTO knowledge_postings (application_id, ts_config, lexeme, chunk_id, tf, chunk_length)
-      SELECT c.application_id, c.ts_config, u.lexeme, c.id, cardinality(u.positions), c.token_count
-      FROM knowledge_chunks c CROSS JOIN LATERAL unnest(c.tsv) u
-      WHERE c.item_id = ${input.itemId}`);
-    if (embedder) await writeVectors(tx, input, embedder, rows);
-  });
+  // One statement, so it is atomic without an explicit transaction, and costs one round trip
+  // (PGlite pays per statement). Every write goes through `item`: if the item is gone or belongs
+  // to another application, nothing is written. The old chunks' postings and vectors cascade.
+  // The item title and heading path are indexed with every chunk: they name what it is about.
+  const { rows: result } = await database.query<{ found: number }>(
+    `WITH item AS (
+       SELECT id, application_id, title FROM knowledge_items
+       WHERE id = $1 AND application_id = $2 FOR UPDATE
+     ),
+     removed AS (DELETE FROM knowledge_chunks WHERE item_id = (SELECT id FROM item)),
+     added AS (
+       INSERT INTO knowledge_chunks
+         (item_id, application_id, ordinal, content, page, heading, start_offset, end_offset,
+          language, ts_config, token_count, tsv)
+       SELECT item.id, item.application_id, x.ordinal, x.content, x.page, x.heading,
+              x.start_offset, x.end_offset, $4, $5::smallint,
+              (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(t.tsv) u), t.tsv
+       FROM item
+       CROSS JOIN jsonb_to_recordset($3::jsonb) AS x(
+         ordinal int, content text, page int, heading text, start_offset int, end_offset int)
+       CROSS JOIN LATERAL (
+         SELECT to_tsvector($6::regconfig, concat_ws(' ', item.title, x.heading, x.content)) AS tsv
+       ) t
+       RETURNING id, application_id, ordinal, ts_config, token_count, tsv
+     ),
+     postings AS (
+       INSERT INTO knowledge_postings (application_id, ts_config, lexeme, chunk_id, tf, chunk_length)
+       SELECT a.application_id, a.ts_config, u.lexeme, a.id, cardinality(u.positions), a.token_count
+       FROM added a CROSS JOIN LATERAL unnest(a.tsv) u
+     ),
+     vectors AS (
+       INSERT INTO knowledge_chunk_vectors (chunk_id, application_id, model_id, dimensions, embedding)
+       SELECT a.id, a.application_id, $7, $8, v.embedding::vector
+       FROM added a JOIN jsonb_to_recordset($3::jsonb) AS v(ordinal int, embedding text)
+         ON v.ordinal = a.ordinal
+       WHERE v.embedding IS NOT NULL
+     )
+     SELECT count(*)::int AS found FROM item`,
+    [
+      input.itemId,
+      input.applicationId,
+      JSON.stringify(rows),
+      language ?? null,
+      tsConfig,
+      TEXT_SEARCH_CONFIGS[tsConfig],
+      embedder?.id ?? null,
+      embedder?.dimensions ?? null,
+    ],
+  );
+  if (!result[0]?.found) throw new AppError('not_found', 'The knowledge item no longer exists.');
   await input.onProgress?.(1);
   return language ? { chunkCount: chunks.length, language } : { chunkCount: chunks.length };
 }
 
-type Tx = Parameters<Parameters<Database['db']['transaction']>[0]>[0];
-
-async function writeVectors(
-  tx: Tx,
-  input: IndexItemInput,
-  embedder: Embedder,
-  rows: Array<{ ordinal: number; embedding: string | null }>,
-): Promise<void> {
-  const vectors = rows.map((row) => ({ ordinal: row.ordinal, embedding: row.embedding }));
-  await tx.execute(sql`
-    INSERT INTO knowledge_chunk_vectors (chunk_id, application_id, model_id, dimensions, embedding)
-    SELECT c.id, c.application_id, ${embedder.id}, ${embedder.dimensions}, v.embedding::vector
-    FROM jsonb_to_recordset(${JSON.stringify(vectors)}::jsonb) AS v(ordinal int, embedding text)
-    JOIN knowledge_chunks c ON c.item_id = ${input.itemId} AND c.ordinal = v.ordinal`);
-}
-
 /** Removes everything indexed for an item (its chunks; postings and vectors cascade). */
 export async function deleteItemChunks(database: Database, itemId: number): Promise<void> {
-  await database.db.execute(sql`DELETE FROM knowledge_chunks WHERE item_id = ${itemId}`);
+  await database.query('DELETE FROM knowledge_chunks WHERE item_id = $1', [itemId]);
 }

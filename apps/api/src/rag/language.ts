@@ -79,7 +79,7 @@ export function textSearchConfigFor(language: string | undefined): number {
 }
 
 /** Enough text for the detector to be sure; more only costs time. */
-const SAMPLE_CHARS = 4000;
+const SAMPLE_CHARS = 1000;
 /** Below this many letters tinyld guesses (a one-line claim can come out as Dutch). */
 const MIN_LETTERS = 40;
 

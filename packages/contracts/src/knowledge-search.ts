@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const SEARCH_TOP_K_DEFAULT = 5;
+export const SEARCH_TOP_K_MAX = 50;
+export const SEARCH_QUERY_MAX = 2000;
+
+/** `POST /api/applications/{appId}/knowledge/search/` */
+export const ZKnowledgeSearchRequest = z.object({
+  query: z
+    .string({ error: 'This field is required.' })
+    .trim()
+    .min(1, 'This field may not be blank.')
+    .max(SEARCH_QUERY_MAX, `At most ${SEARCH_QUERY_MAX} characters`),
+  top_k: z
+    .number({ error: 'Must be a whole number' })
+    .int('Must be a whole number')
+    .min(1, 'At least 1')
+    .max(SEARCH_TOP_K_MAX, `At most ${SEARCH_TOP_K_MAX}`)
+    .default(SEARCH_TOP_K_DEFAULT),
+});
+export type TKnowledgeSearchRequest = z.infer<typeof ZKnowledgeSearchRequest>;
+
+export const ZKnowledgeSearchResult = z.object({
+  item_uuid: z.uuid(),
+  item_title: z.string(),
+  chunk_id: z.number().int(),
+  content: z.string(),
+  /** Reciprocal-rank-fusion score of the keyword and (when configured) vector rankings: orders results only. */
+  score: z.number(),
+  /** 1-based page of a paged source (PDF), else null. */
+  page: z.number().int().nullable(),
+  /** Heading path of the passage (`Guide › Setup`), else null. */
+  heading: z.string().nullable(),
+});
+export type TKnowledgeSearchResult = z.infer<typeof ZKnowledgeSearchResult>;
+
+export const ZKnowledgeSearchResponse = z.object({ results: z.array(ZKnowledgeSearchResult) });
+export type TKnowledgeSearchResponse = z.infer<typeof ZKnowledgeSearchResponse>;
