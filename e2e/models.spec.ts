@@ -1,0 +1,104 @@
+import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
+import { type FakeOpenAI, startFakeOpenAI } from '../apps/api/src/testing/fake-openai-server.ts';
+import { test as base, expect } from './fixtures';
+
+const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
+
+/** axe-core on the page's main content (these screens), failing on serious or critical violations. */
+async function checkMainA11y(page: Page) {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: any[] }> } }
+    ).axe;
+    const dialog = document.querySelector('[role="dialog"]');
+    const result = await axe.run(dialog ?? document.querySelector('main'), { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n: { target: unknown }) => n.target) }));
+  });
+  expect(violations).toEqual([]);
+}
+
+const KEY = 'sk-e2e-secret-key-QX7W';
+
+/** A local OpenAI-compatible server standing in for LM Studio / vLLM. */
+const test = base.extend<{ fake: FakeOpenAI }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
+  fake: async ({}, use) => {
+    const fake = await startFakeOpenAI({ apiKey: KEY, models: ['llama3.2:3b', 'nomic-embed-text'] });
+    await use(fake);
+    await fake.close();
+  },
+});
+
+test('connect a provider, test it, pick its models and choose them for an application', async ({
+  page,
+  api,
+  signIn,
+  fake,
+}) => {
+  const user = await signIn(await api.newUser('models'));
+  const application = await user.createApplication('Trail guide');
+
+  await page.goto('/settings/models');
+  await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No model providers yet' })).toBeVisible();
+  await checkMainA11y(page);
+
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Kind').selectOption('openai_compatible');
+  await dialog.getByLabel('Name').fill('Local server');
+  await dialog.getByLabel('Base URL').fill('file:///etc/passwd');
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  await expect(dialog.getByText('Only http:// and https:// URLs are allowed.')).toBeVisible();
+  await checkMainA11y(page);
+  await dialog.getByLabel('Base URL').fill(fake.url);
+  await dialog.getByLabel('API key').fill(KEY);
+  await dialog.getByRole('button', { name: 'Add provider' }).click();
+  await expect(dialog).toBeHidden();
+
+  const card = page.getByRole('region', { name: 'Local server' });
+  await expect(card.getByText('Key ending in QX7W')).toBeVisible();
+  expect(await page.content()).not.toContain(KEY);
+
+  await card.getByRole('button', { name: 'Test connection' }).click();
+  await expect(card.getByText('Connected. 2 models available.')).toBeVisible();
+  await card.getByRole('button', { name: 'Add llama3.2:3b as text model' }).click();
+  await expect(card.getByRole('listitem').filter({ hasText: 'llama3.2:3b' }).getByText('text')).toBeVisible();
+  await card.getByRole('button', { name: 'Add nomic-embed-text as embedding model' }).click();
+  await expect(
+    card.getByRole('listitem').filter({ hasText: 'nomic-embed-text' }).getByText('embedding'),
+  ).toBeVisible();
+  await checkMainA11y(page);
+
+  // A wrong key: the connection test says so in words.
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('dialog').getByLabel('API key').fill('sk-wrong-key-0000');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(card.getByText('Key ending in 0000')).toBeVisible();
+  await card.getByRole('button', { name: 'Test connection' }).click();
+  await expect(card.getByText(/rejected the API key \(401\)/)).toBeVisible();
+
+  await page.goto(`/applications/${application.uuid}`);
+  await page.getByLabel('Text model').selectOption({ label: 'llama3.2:3b · Local server' });
+  await page.getByLabel('Embedding model').selectOption({ label: 'nomic-embed-text · Local server' });
+  await page.getByLabel('Instructions').fill('Answer in one sentence.');
+  await page.getByText('Knowledge first').click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  await checkMainA11y(page);
+
+  await page.reload();
+  await expect(page.getByLabel('Text model')).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(page.getByLabel('Text model').locator('option:checked')).toHaveText(
+    'llama3.2:3b · Local server',
+  );
+  await expect(page.getByLabel('Embedding model').locator('option:checked')).toHaveText(
+    'nomic-embed-text · Local server',
+  );
+  await expect(page.getByLabel('Instructions')).toHaveValue('Answer in one sentence.');
+  await expect(page.getByRole('radio', { name: /Knowledge first/ })).toBeChecked();
+});
