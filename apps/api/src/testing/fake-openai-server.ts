@@ -23,6 +23,8 @@ export interface FakeOpenAIOptions {
   failWith?: { status: number; message: string } | undefined;
   /** Vector size of `/embeddings` answers. */
   embeddingDimensions?: number;
+  /** Paths this server does not have (answer 404), e.g. `/api/tags` for a non-Ollama server. */
+  missing?: string[];
 }
 
 export interface ChatCompletionBody {
@@ -49,7 +51,7 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-const DEFAULTS: Required<Omit<FakeOpenAIOptions, 'apiKey' | 'failWith'>> = {
+const DEFAULTS: Required<Omit<FakeOpenAIOptions, 'apiKey' | 'failWith' | 'missing'>> = {
   models: ['fake-chat', 'fake-embed'],
   reply: 'Hello from the fake model.',
   chunkDelayMs: 0,
@@ -98,6 +100,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
     const o = { ...DEFAULTS, ...current };
 
+    if (o.missing?.includes(path)) return error(res, 404, `Unknown path ${path}`, 'invalid_request_error');
     if (o.headersDelayMs) await sleep(o.headersDelayMs);
     if (res.destroyed) return;
     if (o.apiKey && req.headers.authorization !== `Bearer ${o.apiKey}`) {
