@@ -34,15 +34,19 @@ export function AddKnowledge() {
   const errors = fetcher.data?.errors;
   const fieldErrors = errors?.fieldErrors ?? {};
 
-  // After a successful add, clear what was sent.
+  // After a successful add, clear what was sent — unless it was edited while the request ran.
+  const sent = useRef<{ data: unknown; kind: Kind; value: string | File[] } | null>(null);
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.added) {
-      setFiles([]);
-      setTitle('');
+    const last = sent.current;
+    if (fetcher.state !== 'idle' || !fetcher.data?.added || !last || last.data === fetcher.data) return;
+    last.data = fetcher.data;
+    if (last.kind === 'file' && files === last.value) setFiles([]);
+    if (last.kind === 'text' && text === last.value) {
       setText('');
-      setUrl('');
+      setTitle('');
     }
-  }, [fetcher.state, fetcher.data]);
+    if (last.kind === 'url' && url === last.value) setUrl('');
+  }, [fetcher.state, fetcher.data, files, text, url]);
 
   const addFiles = (list: FileList | null) => {
     if (!list) return;
@@ -77,6 +81,11 @@ export function AddKnowledge() {
       body.set('items[0].value', url.trim());
     }
     setLocalError(null);
+    sent.current = {
+      data: fetcher.data,
+      kind,
+      value: kind === 'file' ? files : kind === 'text' ? text : url,
+    };
     fetcher.submit(body, { method: 'post', encType: 'multipart/form-data' });
   };
 

@@ -34,15 +34,11 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
   const deleting = busy && fetcher.formData?.get('intent') === 'delete';
   const source = describeSource(item);
   return (
-    <li
-      className="flex flex-wrap items-start gap-3 px-4 py-3 sm:flex-nowrap"
-      data-item={item.uuid}
-      aria-busy={deleting}
-    >
+    <li className="flex items-start gap-3 px-4 py-3" data-item={item.uuid} aria-busy={deleting}>
       <ItemTypeIcon type={item.type} />
       <div className="grid min-w-0 flex-1 gap-1">
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="truncate font-medium" title={item.title}>
+        <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+          <span className="min-w-0 max-w-full truncate font-medium" title={item.title}>
             {item.title}
           </span>
           <ItemStatusBadge item={item} />
