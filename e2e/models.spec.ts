@@ -9,11 +9,13 @@ const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 async function checkMainA11y(page: Page) {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: any[] }> } }
-    ).axe;
-    const dialog = document.querySelector('[role="dialog"]');
-    const result = await axe.run(dialog ?? document.querySelector('main'), { resultTypes: ['violations'] });
+    // Runs in the page; typed loosely because the e2e TypeScript project has no DOM library.
+    const g = globalThis as unknown as {
+      axe: { run: (context: unknown, options: unknown) => Promise<{ violations: any[] }> };
+      document: { querySelector(selector: string): unknown };
+    };
+    const context = g.document.querySelector('[role="dialog"]') ?? g.document.querySelector('main');
+    const result = await g.axe.run(context, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n: { target: unknown }) => n.target) }));
