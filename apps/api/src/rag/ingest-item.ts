@@ -82,26 +82,37 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
   }, HEARTBEAT_MS);
   heartbeat.unref();
 
-  /** Writes under our lease and publishes; false when the lease is gone (deleted, reaped, re-synced). */
-  let lastPublished = 0;
-  async function update(values: Partial<typeof knowledgeItems.$inferInsert>, force = true): Promise<boolean> {
+  type Values = Partial<typeof knowledgeItems.$inferInsert>;
+  /** Progress not written yet: small items finish before it is worth a write and an event. */
+  let pending: Values = {};
+  let lastWrite = Date.now();
+
+  /** Writes (with anything pending) under our lease and publishes; false when the lease is gone (deleted, reaped, re-synced). */
+  async function update(values: Values): Promise<boolean> {
     const [row] = await db
       .update(knowledgeItems)
-      .set({ ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ ...pending, ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
       .where(mine)
       .returning();
+    pending = {};
+    lastWrite = Date.now();
     if (!row) return false;
-    // Progress is throttled; status changes always go out.
-    if (force || Date.now() - lastPublished > 300) {
-      lastPublished = Date.now();
-      await deps.publish(owner, row);
-    }
+    await deps.publish(owner, row);
     return true;
+  }
+
+  /** Progress: written at most every 300 ms unless `now` (a value later steps read from the row). */
+  async function progress(values: Values, now = false): Promise<boolean> {
+    if (!now && Date.now() - lastWrite < 300) {
+      pending = { ...pending, ...values };
+      return true;
+    }
+    return update(values);
   }
 
   try {
     const source = await loadSource(deps, claimed);
-    if (!(await update({ progress: 10, ...source.store }))) return;
+    if (!(await progress({ progress: 10, ...source.store }))) return;
 
     const parsed = await parseDocument({
       data: source.data,
@@ -110,7 +121,12 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
       baseUrl: source.baseUrl,
       title: source.userTitle,
     });
-    if (!(await update({ progress: 30, title: parsed.document.title, mimeType: parsed.mimeType }))) return;
+    // indexItem indexes the title with every chunk: a new title must be in the row first.
+    const retitled = parsed.document.title !== claimed.title;
+    if (
+      !(await progress({ progress: 30, title: parsed.document.title, mimeType: parsed.mimeType }, retitled))
+    )
+      return;
 
     const result = await indexItem(deps.database, {
       applicationId: claimed.applicationId,
@@ -118,7 +134,7 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
       document: parsed.document,
       llmModels: app.llmModels as TLlmModel[],
       onProgress: async (fraction) => {
-        await update({ progress: 30 + Math.round(Math.min(1, Math.max(0, fraction)) * 65) }, false);
+        await progress({ progress: 30 + Math.round(Math.min(1, Math.max(0, fraction)) * 65) });
       },
     });
     const done = await update({

@@ -81,7 +81,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   if (!app.jobs.runsWorkers) return;
   await ensureQueue();
   for (let i = 0; i < WORKER_LOOPS; i++) {
-    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 8 }, (job) =>
+    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 20 }, (job) =>
       ingestItem(deps, job.data.itemId),
     );
   }
