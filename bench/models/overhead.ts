@@ -1,0 +1,127 @@
+/**
+ * What the model layer itself costs, against a local OpenAI-compatible server that answers at once:
+ * - secret box: seal and open of an API key (µs per operation);
+ * - resolveTextModel: database lookup + key decryption + SDK model (ms);
+ * - a streamed answer of 200 words through `TextModel.generate`: time to first text and to the end,
+ *   compared with reading the same SSE stream with plain fetch (the wrapper's overhead).
+ *
+ *   npx tsx bench/models/overhead.ts [--rounds 200]
+ */
+import { randomBytes } from 'node:crypto';
+import { openDatabase } from '@cairn/db/client';
+import { modelProviders, providerModels, users } from '@cairn/db/schema';
+import { createSecretBox } from '../../apps/api/src/lib/secret-box.ts';
+import { bindSecretBox, keyContext } from '../../apps/api/src/models/provider-secrets.ts';
+import { resolveTextModel } from '../../apps/api/src/models/resolve-text-model.ts';
+import { startFakeOpenAI } from '../../apps/api/src/testing/fake-openai-server.ts';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+const ROUNDS = Number(arg('--rounds') ?? 200);
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const fmt = (values: number[], unit = 'ms', digits = 2) =>
+  `p50 ${pct(values, 50).toFixed(digits)} ${unit}, p95 ${pct(values, 95).toFixed(digits)} ${unit}`;
+
+const box = createSecretBox(randomBytes(32).toString('base64url'));
+const key = `sk-${randomBytes(24).toString('hex')}`;
+{
+  const n = 20_000;
+  let sealed = '';
+  let t = performance.now();
+  for (let i = 0; i < n; i++) sealed = box.seal(key, keyContext('x'));
+  const sealUs = ((performance.now() - t) * 1000) / n;
+  t = performance.now();
+  for (let i = 0; i < n; i++) box.open(sealed, keyContext('x'));
+  const openUs = ((performance.now() - t) * 1000) / n;
+  console.log(`secret box: seal ${sealUs.toFixed(1)} µs, open ${openUs.toFixed(1)} µs (${n} each)`);
+}
+
+const reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+const fake = await startFakeOpenAI({ apiKey: key, models: ['bench-chat'], reply });
+const database = await openDatabase({});
+await database.migrate();
+bindSecretBox(database, box);
+const [user] = await database.db
+  .insert(users)
+  .values({ email: 'bench@example.com', username: 'bench@example.com', passwordHash: 'x' })
+  .returning();
+const uuid = crypto.randomUUID();
+const [provider] = await database.db
+  .insert(modelProviders)
+  .values({
+    uuid,
+    ownerId: user!.id,
+    kind: 'openai_compatible',
+    name: 'bench',
+    baseUrl: fake.url,
+    keyCiphertext: box.seal(key, keyContext(uuid)),
+    keyLast4: key.slice(-4),
+  })
+  .returning();
+const [model] = await database.db
+  .insert(providerModels)
+  .values({ providerId: provider!.id, name: 'bench-chat', modelType: 'text' })
+  .returning();
+const ref = {
+  uuid: model!.uuid,
+  name: 'bench-chat',
+  provider: 'openai_compatible',
+  model_type: 'text' as const,
+};
+
+const resolveMs: number[] = [];
+const firstMs: number[] = [];
+const totalMs: number[] = [];
+const rawFirstMs: number[] = [];
+const rawTotalMs: number[] = [];
+for (let round = 0; round < ROUNDS + 10; round++) {
+  let t = performance.now();
+  const textModel = await resolveTextModel(database, user!.id, ref);
+  const resolved = performance.now() - t;
+  t = performance.now();
+  const generation = textModel.generate({
+    system: 'bench',
+    messages: [{ role: 'user', content: 'go' }],
+    temperature: 0,
+  });
+  let first = 0;
+  let text = '';
+  for await (const piece of generation.textStream) {
+    if (!first) first = performance.now() - t;
+    text += piece;
+  }
+  const total = performance.now() - t;
+  if (text !== reply) throw new Error('unexpected answer');
+
+  t = performance.now();
+  const res = await fetch(`${fake.url}/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'bench-chat', stream: true, messages: [{ role: 'user', content: 'go' }] }),
+  });
+  let rawFirst = 0;
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body!) {
+    if (!rawFirst && decoder.decode(chunk).includes('"content":"word0')) rawFirst = performance.now() - t;
+  }
+  const rawTotal = performance.now() - t;
+  if (round < 10) continue; // warm-up
+  resolveMs.push(resolved);
+  firstMs.push(first);
+  totalMs.push(total);
+  rawFirstMs.push(rawFirst);
+  rawTotalMs.push(rawTotal);
+}
+console.log(
+  `rounds: ${ROUNDS} (after 10 warm-up), database: PGlite in memory, answer: 200 words in 201 SSE chunks`,
+);
+console.log(`resolveTextModel (lookup + decrypt + SDK model): ${fmt(resolveMs)}`);
+console.log(`TextModel.generate first text: ${fmt(firstMs)}; whole answer: ${fmt(totalMs)}`);
+console.log(`plain fetch of the same stream, first chunk: ${fmt(rawFirstMs)}; whole: ${fmt(rawTotalMs)}`);
+await fake.close();
+await database.close();
