@@ -40,6 +40,7 @@ test('connect a provider, test it, pick its models and choose them for an applic
   api,
   signIn,
   fake,
+  allowConsoleError,
 }) => {
   const user = await signIn(await api.newUser('models'));
   const application = await user.createApplication('Trail guide');
@@ -103,4 +104,9 @@ test('connect a provider, test it, pick its models and choose them for an applic
   );
   await expect(page.getByLabel('Instructions')).toHaveValue('Answer in one sentence.');
   await expect(page.getByRole('radio', { name: /Knowledge first/ })).toBeChecked();
+
+  // Someone else's (or no) application: not found, like any unknown page.
+  allowConsoleError(/status of 404/);
+  await page.goto('/applications/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByText('Page Not Found')).toBeVisible();
 });

@@ -1,5 +1,5 @@
 import { BookOpenIcon, KeyRoundIcon, SquarePenIcon } from 'lucide-react';
-import { Link } from 'react-router';
+import { data, Link } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
@@ -11,6 +11,7 @@ import {
 import { ApplicationSettingsForm, useSettingsSavedToast } from '../features/models/application-settings-form';
 import { KnowledgeIndexProgress } from '../features/models/knowledge-index-progress';
 import { apiFor } from '../lib/api.server';
+import { ApiError } from '../lib/api-error';
 import { NEW_CHAT_ID } from '../lib/utils';
 import type { Route } from './+types/application';
 import { useNavigationData } from './default-layout';
@@ -18,7 +19,13 @@ import { useNavigationData } from './default-layout';
 export const meta: Route.MetaFunction = () => [{ title: 'Overview · Cairn' }];
 
 export async function loader(args: Route.LoaderArgs) {
-  return loadApplicationSettings(apiFor(args), args.params.appId);
+  try {
+    return await loadApplicationSettings(apiFor(args), args.params.appId);
+  } catch (error) {
+    // Someone else's or a deleted application: the page does not exist.
+    if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
 }
 
 export async function action(args: Route.ActionArgs) {
