@@ -127,4 +127,34 @@ test.describe('knowledge base', () => {
       { timeout: 30_000 },
     );
   });
+  test('the create-application dialog takes knowledge drafts (Text, URL)', async ({
+    page,
+    api,
+    signIn,
+    site,
+  }) => {
+    await signIn(await api.newUser('kb-drafts'));
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Tide bot');
+    await dialog.getByRole('button', { name: 'Add text' }).click();
+    await dialog
+      .getByLabel('Text 1', { exact: true })
+      .fill('Slipway rules\n\nBoats must be off the slipway before high water.');
+    await dialog.getByRole('button', { name: 'Add URL' }).click();
+    await dialog.getByLabel('URL 2', { exact: true }).fill('ftp://example.com/tides');
+    await dialog.getByRole('button', { name: 'Create application' }).click();
+    // The API names the draft's field; nothing was created.
+    await expect(dialog.getByText('Enter a web address starting with http:// or https://')).toBeVisible();
+    await dialog.getByLabel('URL 2', { exact: true }).fill(`${site}/tides`);
+    await dialog.getByRole('button', { name: 'Create application' }).click();
+    await expect(page).toHaveURL(/\/applications\/[0-9a-f-]{36}$/);
+    await page.goto(`${new URL(page.url()).pathname}/knowledge-base`);
+    const items = page.locator('[data-item]');
+    await expect(items).toHaveCount(2);
+    await expect(items.nth(0)).toContainText('Slipway rules');
+    await expect(items.nth(1)).toContainText('Mousehole tide table', { timeout: 30_000 });
+    await expect(page.getByText('Ready')).toHaveCount(2, { timeout: 30_000 });
+  });
 });

@@ -1,6 +1,8 @@
 import { ZCreateApplicationForm } from '@cairn/contracts/applications';
+import type * as React from 'react';
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
+import { KnowledgeDraftFields } from '../features/knowledge/knowledge-draft-fields';
 import type { FormErrors } from '../lib/api-error';
 import { useZodForm } from '../lib/forms';
 import { FormError } from './form-error';
@@ -17,15 +19,18 @@ import { Field } from './ui/field';
 import { Input } from './ui/input';
 
 /**
- * "Create application": the name now (knowledge drafts arrive with the knowledge issue). The action
+ * "Create application": the name and knowledge drafts (File, Text, URL). The action
  * answers with a redirect to the new application, which selects it and adds it to the list.
  */
 export function CreateApplicationDialog({
   open,
   onOpenChange,
+  returnFocusTo,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Where focus goes on close when the dialog was opened from a menu (whose item is gone by then). */
+  returnFocusTo?: React.RefObject<HTMLElement | null>;
 }) {
   const fetcher = useFetcher<{ errors: FormErrors }>({ key: 'create-application' });
   const errors = fetcher.data?.errors ?? null;
@@ -43,7 +48,13 @@ export function CreateApplicationDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          if (!returnFocusTo?.current) return;
+          event.preventDefault();
+          returnFocusTo.current.focus();
+        }}
+      >
         <DialogHeader>
           <DialogTitle>Create application</DialogTitle>
           <DialogDescription>
@@ -53,11 +64,14 @@ export function CreateApplicationDialog({
         <fetcher.Form
           method="post"
           action="/applications/create"
+          encType="multipart/form-data"
           noValidate
           className="grid gap-4"
           onSubmit={(event) => {
             const element = event.currentTarget;
-            void form.handleSubmit(() => fetcher.submit(element, { method: 'post' }))(event);
+            void form.handleSubmit(() =>
+              fetcher.submit(element, { method: 'post', encType: 'multipart/form-data' }),
+            )(event);
           }}
         >
           <FormError message={errors?.formError} />
@@ -71,6 +85,7 @@ export function CreateApplicationDialog({
               />
             )}
           </Field>
+          <KnowledgeDraftFields errors={errors?.fieldErrors} />
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
               Cancel

@@ -52,6 +52,8 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       issues.push({ path: [file.field], message: 'Unexpected file field' });
       continue;
     }
+    // An empty file input still posts a nameless, empty part: that is no file.
+    if (file.filename === '' && file.data.length === 0) continue;
     slot(Number(match[1])).file = file;
   }
   if (slots.size > KNOWLEDGE_LIMITS.itemsPerRequest) {

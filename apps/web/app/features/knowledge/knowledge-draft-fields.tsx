@@ -1,0 +1,109 @@
+import { KNOWLEDGE_FILE_ACCEPT } from '@cairn/contracts/knowledge';
+import { FileTextIcon, GlobeIcon, TextIcon, XIcon } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Textarea } from '../../components/ui/textarea';
+
+/** A knowledge draft item (specification §3): local id, type, value. */
+export interface KnowledgeDraft {
+  id: string;
+  type: 'file' | 'text' | 'url';
+  value: string;
+}
+
+const LABELS = { file: 'File', text: 'Text', url: 'URL' } as const;
+const ICONS = { file: FileTextIcon, text: TextIcon, url: GlobeIcon } as const;
+
+/**
+ * Knowledge drafts inside a form (the create-application dialog): each draft renders the
+ * specification's fields `items[i].type` plus `items[i].file` or `items[i].value`, so the form
+ * posts them as multipart as is. The form needs `encType="multipart/form-data"`.
+ * `errors` are the API's field errors, keyed like `items[2].value`.
+ */
+export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, string> }) {
+  const [drafts, setDrafts] = useState<KnowledgeDraft[]>([]);
+  const baseId = useId();
+  const add = (type: KnowledgeDraft['type']) =>
+    setDrafts((current) => [
+      ...current,
+      { id: `${Date.now().toString(36)}-${current.length}`, type, value: '' },
+    ]);
+  const update = (id: string, value: string) =>
+    setDrafts((current) => current.map((d) => (d.id === id ? { ...d, value } : d)));
+  const remove = (id: string) => setDrafts((current) => current.filter((d) => d.id !== id));
+
+  return (
+    <fieldset className="grid gap-3">
+      <legend className="mb-2 font-medium text-sm">Knowledge (optional)</legend>
+      {drafts.map((draft, index) => {
+        const Icon = ICONS[draft.type];
+        const fieldId = `${baseId}-${draft.id}`;
+        const error = errors[`items[${index}].${draft.type === 'file' ? 'file' : 'value'}`];
+        return (
+          <div key={draft.id} className="grid gap-1" data-draft={draft.type}>
+            <div className="flex items-start gap-2">
+              <Icon aria-hidden="true" className="mt-2.5 size-4 shrink-0 text-muted-foreground" />
+              <input type="hidden" name={`items[${index}].type`} value={draft.type} />
+              <label htmlFor={fieldId} className="sr-only">
+                {`${LABELS[draft.type]} ${index + 1}`}
+              </label>
+              {draft.type === 'file' ? (
+                <Input
+                  id={fieldId}
+                  type="file"
+                  name={`items[${index}].file`}
+                  accept={KNOWLEDGE_FILE_ACCEPT}
+                  required
+                  aria-invalid={Boolean(error)}
+                  onChange={(e) => update(draft.id, e.currentTarget.files?.[0]?.name ?? '')}
+                />
+              ) : draft.type === 'text' ? (
+                <Textarea
+                  id={fieldId}
+                  name={`items[${index}].value`}
+                  rows={3}
+                  value={draft.value}
+                  placeholder="Text the assistant should know"
+                  aria-invalid={Boolean(error)}
+                  onChange={(e) => update(draft.id, e.target.value)}
+                />
+              ) : (
+                <Input
+                  id={fieldId}
+                  type="url"
+                  name={`items[${index}].value`}
+                  value={draft.value}
+                  placeholder="https://example.com/page"
+                  aria-invalid={Boolean(error)}
+                  onChange={(e) => update(draft.id, e.target.value)}
+                />
+              )}
+              <Button
+                type="button"
+                variant="ghost"
+                size="icon"
+                aria-label={`Remove ${LABELS[draft.type].toLowerCase()} ${index + 1}`}
+                onClick={() => remove(draft.id)}
+              >
+                <XIcon aria-hidden="true" />
+              </Button>
+            </div>
+            {error ? <p className="pl-6 text-destructive text-sm">{error}</p> : null}
+          </div>
+        );
+      })}
+      <div className="flex flex-wrap gap-2">
+        {(['file', 'text', 'url'] as const).map((type) => {
+          const Icon = ICONS[type];
+          return (
+            <Button key={type} type="button" variant="outline" size="sm" onClick={() => add(type)}>
+              <Icon aria-hidden="true" />
+              Add {LABELS[type].toLowerCase() === 'url' ? 'URL' : LABELS[type].toLowerCase()}
+            </Button>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
