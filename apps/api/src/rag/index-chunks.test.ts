@@ -117,4 +117,48 @@ describe('indexItem', () => {
     });
     expect(seen.at(-1)).toBe(1);
   });
+
+  it('keeps the BM25 collection statistics through re-indexing and cascading deletes', async () => {
+    const { applicationId } = await insertApplication(database);
+    const stats = async () =>
+      (
+        await database.query<{ chunk_count: number; token_total: number }>(
+          'SELECT chunk_count::int, token_total::int FROM knowledge_index_stats WHERE application_id = $1',
+          [applicationId],
+        )
+      ).rows[0];
+    const actual = async () =>
+      (
+        await database.query<{ chunk_count: number; token_total: number }>(
+          'SELECT count(*)::int AS chunk_count, coalesce(sum(token_count), 0)::int AS token_total FROM knowledge_chunks WHERE application_id = $1',
+          [applicationId],
+        )
+      ).rows[0];
+    const first = await insertItem(database, applicationId, 'One');
+    const second = await insertItem(database, applicationId, 'Two');
+    const long = Array.from(
+      { length: 30 },
+      (_, i) => `Paragraph ${i} talks about rivers and their deltas.`,
+    ).join('\n\n');
+    for (const itemId of [first, second]) {
+      await indexItem(database, {
+        applicationId,
+        itemId,
+        document: textDocument('X', long),
+        llmModels: DEFAULT_LLM_MODELS,
+      });
+    }
+    await indexItem(database, {
+      applicationId,
+      itemId: first,
+      document: textDocument('X', ENGLISH),
+      llmModels: DEFAULT_LLM_MODELS,
+    });
+    expect(await stats()).toEqual(await actual());
+    expect((await stats())?.chunk_count).toBeGreaterThan(1);
+    await database.query('DELETE FROM knowledge_items WHERE id = $1', [second]);
+    expect(await stats()).toEqual(await actual());
+    await deleteItemChunks(database, first);
+    expect(await stats()).toEqual({ chunk_count: 0, token_total: 0 });
+  });
 });

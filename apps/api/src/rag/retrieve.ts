@@ -13,30 +13,44 @@ export const RRF_K = 60;
 /** Each ranking contributes this many candidates (at least) to the fusion. */
 const MIN_CANDIDATES = 50;
 
-/** Query lexemes in every configuration, so they meet each chunk in the stemming it was indexed with. */
+/** Configuration ids and names, for turning the query into lexemes in SQL. */
 const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::regconfig)`).join(', ');
 
 /**
  * BM25 over the postings of one application. A query is too short for the language detector, so
- * it is tokenized in every configuration; each chunk was indexed in exactly one, so only the
- * lexemes of its own configuration can match it and nothing is counted twice. Document
- * frequencies and lengths are counted from the application's own rows at query time.
+ * it is tokenized in each configuration the application's chunks use (found by a loose index scan
+ * of the postings key: one probe per configuration); each chunk was indexed in exactly one, so
+ * only the lexemes of its own configuration can match it and nothing is counted twice. Postings
+ * are read per query lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
+ * trading the probes for a scan of the application's postings). Document frequencies come from
+ * the same rows; the collection size and average length from knowledge_index_stats.
  */
-const BM25_SQL = `
-WITH cfg(id, name) AS (VALUES ${CONFIG_VALUES}),
+export const BM25_SQL = `
+WITH RECURSIVE used(ts_config) AS (
+  (SELECT ts_config FROM knowledge_postings WHERE application_id = $1 ORDER BY ts_config LIMIT 1)
+  UNION ALL
+  SELECT (SELECT p.ts_config FROM knowledge_postings p
+          WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
+  FROM used WHERE used.ts_config IS NOT NULL
+),
+cfg(id, name) AS (VALUES ${CONFIG_VALUES}),
 q AS (
-  SELECT DISTINCT cfg.id::smallint AS ts_config, l.lexeme
-  FROM cfg CROSS JOIN LATERAL unnest(to_tsvector(cfg.name, $2::text)) l
+  SELECT DISTINCT used.ts_config, l.lexeme
+  FROM used JOIN cfg ON cfg.id = used.ts_config
+  CROSS JOIN LATERAL unnest(to_tsvector(cfg.name, $2::text)) l
 ),
-p AS (
-  SELECT p.chunk_id, p.ts_config, p.lexeme, p.tf, p.chunk_length
-  FROM q JOIN knowledge_postings p
-    ON p.application_id = $1 AND p.ts_config = q.ts_config AND p.lexeme = q.lexeme
+p AS MATERIALIZED (
+  SELECT p.chunk_id, q.ts_config, q.lexeme, p.tf, p.chunk_length
+  FROM q CROSS JOIN LATERAL (
+    SELECT k.chunk_id, k.tf, k.chunk_length FROM knowledge_postings k
+    WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
+    OFFSET 0
+  ) p
 ),
-df AS (SELECT ts_config, lexeme, count(*) AS n FROM p GROUP BY ts_config, lexeme),
-stats AS (
-  SELECT count(*)::float8 AS n, greatest(avg(token_count), 1)::float8 AS avgdl
-  FROM knowledge_chunks WHERE application_id = $1
+df AS MATERIALIZED (SELECT ts_config, lexeme, count(*)::float8 AS n FROM p GROUP BY ts_config, lexeme),
+stats AS MATERIALIZED (
+  SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
+  FROM knowledge_index_stats WHERE application_id = $1
 )
 SELECT p.chunk_id AS id,
        sum(ln(1 + (stats.n - df.n + 0.5) / (df.n + 0.5))

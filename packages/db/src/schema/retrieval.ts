@@ -1,4 +1,14 @@
-import { customType, index, integer, pgTable, primaryKey, serial, smallint, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+} from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 import { knowledgeItems } from './knowledge.ts';
 
@@ -93,3 +103,16 @@ export const knowledgeChunkVectors = pgTable(
   },
   (t) => [index('knowledge_chunk_vectors_app_idx').on(t.applicationId, t.modelId)],
 );
+
+/**
+ * BM25 collection statistics per application (number of chunks, total length), kept by statement
+ * triggers on `knowledge_chunks` (migration 0008) so a query reads one row instead of counting
+ * every chunk; the triggers also see deletes cascading from items and applications.
+ */
+export const knowledgeIndexStats = pgTable('knowledge_index_stats', {
+  applicationId: integer('application_id')
+    .primaryKey()
+    .references(() => applications.id, { onDelete: 'cascade' }),
+  chunkCount: bigint('chunk_count', { mode: 'number' }).notNull().default(0),
+  tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+});

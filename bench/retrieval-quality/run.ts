@@ -1,0 +1,215 @@
+/**
+ * SciFact retrieval quality end to end, through the API of a real server process: every abstract
+ * becomes a text item (titled with its title) of one application, every training claim is asked
+ * through the knowledge search endpoint, and the ranked items are scored (nDCG@10, Recall@10).
+ * Also times the ingestion of all abstracts (from the first upload until every item is ready).
+ *
+ *   npm run bench:retrieval-quality                       # embedded PGlite (the default start)
+ *   npm run bench:retrieval-quality -- --database-url postgres://postgres@127.0.0.1:5432/postgres
+ *       (a throwaway database is created next to the given one and dropped afterwards)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const dataset = path.resolve(root, '../shared/datasets/scifact');
+const PORT = Number(process.env.BENCH_PORT ?? 3300);
+const base = `http://127.0.0.1:${PORT}`;
+const BATCH = 50; // KNOWLEDGE_LIMITS.itemsPerRequest
+const UPLOADS_IN_FLIGHT = 2;
+
+function argValue(flag: string): string | undefined {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function call<T>(method: string, pathname: string, token?: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (token) headers.authorization = `Token ${token}`;
+  let payload: string | FormData | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const res = await fetch(base + pathname, { method, headers, body: payload });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${pathname} → ${res.status}: ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+async function waitForServer(server: ChildProcess) {
+  for (let i = 0; i < 600; i++) {
+    if (server.exitCode !== null) throw new Error('the server exited');
+    try {
+      const res = await fetch(`${base}/api/health/`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('the server did not start');
+}
+
+/** Register → e-mailed verification link (from the outbox files) → login, as a person would. */
+async function signUp(dataDir: string): Promise<string> {
+  const email = `bench-${Date.now()}@example.com`;
+  const password = 'granite-lantern-49';
+  await call('POST', '/api/register/', undefined, { email, username: email, password });
+  const outbox = path.join(dataDir, 'outbox');
+  for (let i = 0; i < 100; i++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+    for (const file of files) {
+      const raw = fs.readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
+      const token = /verify-email\?token=([\w-]+)/.exec(raw)?.[1];
+      if (raw.includes(email) && token) {
+        await call('POST', '/api/verify-email/', undefined, { token });
+        const login = await call<{ token: string }>('POST', '/api/login/', undefined, { email, password });
+        return login.token;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no verification e-mail');
+}
+
+const data = loadSciFact(dataset);
+const adminUrl = argValue('--database-url');
+let databaseUrl: string | undefined;
+let throwaway: string | undefined;
+if (adminUrl) {
+  throwaway = `cairn_bench_rq_${process.pid}`;
+  await adminQuery(adminUrl, `CREATE DATABASE ${throwaway}`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${throwaway}`;
+  databaseUrl = u.toString();
+}
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-rq-'));
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+let peakRssKb = 0;
+const rssTimer = setInterval(() => {
+  try {
+    const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+  } catch {
+    // the process is gone
+  }
+}, 1000);
+
+try {
+  await waitForServer(server);
+  const token = await signUp(dataDir);
+  const form = new FormData();
+  form.append('name', 'SciFact');
+  const app = await call<{ uuid: string }>('POST', '/api/applications/', token, form);
+
+  // Upload every abstract, 50 per request, a couple of requests in flight.
+  const docByItem = new Map<string, string>();
+  const started = performance.now();
+  const batches: Array<typeof data.corpus> = [];
+  for (let i = 0; i < data.corpus.length; i += BATCH) batches.push(data.corpus.slice(i, i + BATCH));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: UPLOADS_IN_FLIGHT }, async () => {
+      while (next < batches.length) {
+        const batch = batches[next++]!;
+        const body = new FormData();
+        batch.forEach((doc, i) => {
+          body.append(`items[${i}].type`, 'text');
+          body.append(`items[${i}].value`, doc.text);
+          body.append(`items[${i}].title`, doc.title.slice(0, 255));
+        });
+        const items = await call<Array<{ uuid: string }>>(
+          'POST',
+          `/api/applications/${app.uuid}/knowledge/`,
+          token,
+          body,
+        );
+        items.forEach((item, i) => docByItem.set(item.uuid, batch[i]!.id));
+      }
+    }),
+  );
+  const uploadedSeconds = (performance.now() - started) / 1000;
+  let failed = 0;
+  let chunks = 0;
+  for (;;) {
+    const items = await call<Array<{ status: string; chunk_count: number }>>(
+      'GET',
+      `/api/applications/${app.uuid}/knowledge/`,
+      token,
+    );
+    const ready = items.filter((i) => i.status === 'ready').length;
+    failed = items.filter((i) => i.status === 'failed').length;
+    if (ready + failed === data.corpus.length) {
+      chunks = items.reduce((sum, i) => sum + i.chunk_count, 0);
+      break;
+    }
+    process.stderr.write(`… ${ready} ready after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  const ingestSeconds = (performance.now() - started) / 1000;
+
+  let ndcg = 0;
+  let recall = 0;
+  const latencies: number[] = [];
+  for (const query of data.queries) {
+    const t = performance.now();
+    const { results } = await call<{ results: Array<{ item_uuid: string }> }>(
+      'POST',
+      `/api/applications/${app.uuid}/knowledge/search/`,
+      token,
+      { query: query.text, top_k: 50 },
+    );
+    latencies.push(performance.now() - t);
+    // Items ranked by their best passage.
+    const ranked = [...new Set(results.map((r) => docByItem.get(r.item_uuid)!))];
+    const s = scoreRanking(ranked, data.qrels.get(query.id)!, 10);
+    ndcg += s.ndcg;
+    recall += s.recall;
+  }
+  latencies.sort((a, b) => a - b);
+  console.log(`engine: ${databaseUrl ? 'postgresql' : 'pglite'} (through the API on ${base})`);
+  console.log(`abstracts: ${data.corpus.length} (${failed} failed), chunks: ${chunks}`);
+  console.log(`uploaded in ${uploadedSeconds.toFixed(1)} s; all ready after ${ingestSeconds.toFixed(1)} s`);
+  console.log(`claims: ${data.queries.length}`);
+  console.log(`nDCG@10: ${(ndcg / data.queries.length).toFixed(4)}`);
+  console.log(`Recall@10: ${(recall / data.queries.length).toFixed(4)}`);
+  console.log(
+    `search over HTTP, top_k 50: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
+  );
+  console.log(`server peak RSS: ${(peakRssKb / 1024).toFixed(0)} MiB`);
+} finally {
+  clearInterval(rssTimer);
+  server.kill('SIGTERM');
+  await new Promise((r) => server.once('exit', r));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (adminUrl && throwaway) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${throwaway} WITH (FORCE)`);
+}
