@@ -16,7 +16,7 @@ export function citedNumbers(text: string, count: number): number[] {
 }
 
 export function snippetOf(content: string): string {
-  const text = content.replace(/\s+/g, ' ').trim();
+  const text = (content.replace(/^#{1,6}\s+.*$/gm, '').trim() || content).replace(/\s+/g, ' ').trim();
   if (text.length <= SNIPPET_MAX) return text;
   const cut = text.slice(0, SNIPPET_MAX);
   const space = cut.lastIndexOf(' ');

@@ -13,19 +13,24 @@ const SENTENCE_MAX = 400;
 export function relevantPassages(question: string, passages: Passage[]): Passage[] {
   const query = new Set(termsOf(question));
   if (query.size === 0) return [];
-  return passages
-    .map((p, rank) => ({ p, rank, hits: overlap(query, `${p.item_title} ${p.heading ?? ''} ${p.content}`) }))
-    .filter((x) => x.hits > 0)
-    .sort((a, b) => b.hits - a.hits || a.rank - b.rank)
-    .slice(0, MAX_PASSAGES)
-    .map((x) => x.p);
+  return (
+    passages
+      // The item title is left out: it is shared by every passage of the item and proves nothing.
+      .map((p, rank) => ({ p, rank, hits: overlap(query, `${p.heading ?? ''} ${p.content}`) }))
+      .filter((x) => x.hits > 0)
+      .sort((a, b) => b.hits - a.hits || a.rank - b.rank)
+      .slice(0, MAX_PASSAGES)
+      .map((x) => x.p)
+  );
+}
+
+/** The passage's text without markdown heading lines (the heading is shown apart). */
+export function bodyOf(content: string): string {
+  return content.replace(/^#{1,6}\s+.*$/gm, '').trim() || content.replace(/^#{1,6}\s+/gm, '');
 }
 
 function sentencesOf(content: string): string[] {
-  const flat = content
-    .replace(/^#+\s+/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const flat = bodyOf(content).replace(/\s+/g, ' ').trim();
   return (flat.match(/[^.!?]+(?:[.!?]+["')\]]*|$)/g) ?? [flat]).map((s) => s.trim()).filter(Boolean);
 }
 
@@ -43,7 +48,8 @@ export function bestSentences(question: string, content: string): string {
 }
 
 function locationOf(p: Passage): string {
-  const parts = [p.heading, p.page !== null ? `page ${p.page}` : null].filter(Boolean);
+  const heading = p.heading && p.heading !== p.item_title ? p.heading : null;
+  const parts = [heading, p.page !== null ? `page ${p.page}` : null].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 

@@ -16,6 +16,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, NavLink, useFetcher } from 'react-router';
+import { ChatroomActions } from '../features/chat/chatroom-actions';
 import type { Application, ChatroomList, User } from '../lib/types';
 import { cn, NEW_CHAT_ID } from '../lib/utils';
 import { Brand } from './brand';
@@ -103,13 +104,17 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
             ) : chatrooms.chatrooms.length === 0 ? (
               <p className="px-2 py-1.5 text-sm text-muted-foreground">No chats yet.</p>
             ) : (
-              <ul className="grid gap-0.5" aria-label="Chatrooms">
+              <ul className="grid min-w-0 gap-0.5" aria-label="Chatrooms">
                 {chatrooms.chatrooms.map((room) => (
-                  <li key={room.uuid}>
-                    <NavLink to={`${base}/messages/${room.uuid}`} className={linkClass}>
+                  <li key={room.uuid} className="group relative min-w-0">
+                    <NavLink
+                      to={`${base}/messages/${room.uuid}`}
+                      className={(s) => cn(linkClass(s), 'pr-16')}
+                    >
                       <MessageSquareIcon aria-hidden="true" />
-                      <span className="truncate">{room.name}</span>
+                      <span className="min-w-0 truncate">{room.name}</span>
                     </NavLink>
+                    {selected ? <ChatroomActions appId={selected.uuid} chatroom={room} /> : null}
                   </li>
                 ))}
               </ul>

@@ -1,29 +1,139 @@
-import { MessageSquareIcon } from 'lucide-react';
-import { useParams } from 'react-router';
+import {
+  NEW_CHAT_ID,
+  NEW_CHAT_NAME,
+  senderIdentifierOf,
+  type TChatroomMessages,
+  type TSource,
+} from '@cairn/contracts/chat';
+import { AlertCircleIcon, MessageSquareIcon } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { data, useNavigation, useParams, useRevalidator } from 'react-router';
 import { PageHeader } from '../components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
-import { NEW_CHAT_ID, NEW_CHAT_NAME } from '../lib/utils';
+import { Skeleton } from '../components/ui/skeleton';
+import { CitationDialog } from '../features/chat/citation-dialog';
+import { Composer } from '../features/chat/composer';
+import { MessageItem } from '../features/chat/message-item';
+import { useChat } from '../features/chat/use-chat';
+import { apiFor } from '../lib/api.server';
+import { ApiError } from '../lib/api-error';
 import type { Route } from './+types/messages';
 import { useNavigationData } from './default-layout';
 
-export const meta: Route.MetaFunction = () => [{ title: 'Chat · Cairn' }];
+export const CHATROOM_FAILED = 'Failed to load chatroom';
 
-/** Placeholder until the chat work fills it (features/chat). `new_chat` is the local draft chatroom. */
-export default function Messages() {
-  const { chatroomId } = useParams();
-  const { chatrooms, selected } = useNavigationData();
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${data?.chatroom?.name ?? 'Chat'} · Cairn` },
+];
+
+/** `new_chat` is an empty local draft (no server call); any other chatroom loads its messages. */
+export async function loader(args: Route.LoaderArgs) {
+  const { appId, chatroomId } = args.params;
+  if (chatroomId === NEW_CHAT_ID) {
+    const draft: TChatroomMessages = { uuid: NEW_CHAT_ID, name: NEW_CHAT_NAME, messages: [] };
+    return { chatroom: draft, error: null };
+  }
+  try {
+    const chatroom = await apiFor(args).get<TChatroomMessages>(
+      `/api/applications/${appId}/chatrooms/${chatroomId}/messages/`,
+    );
+    return { chatroom, error: null };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
+    return { chatroom: null, error: CHATROOM_FAILED };
+  }
+}
+
+const EMPTY: never[] = [];
+
+export default function Messages({ loaderData }: Route.ComponentProps) {
+  const { appId, chatroomId } = useParams();
+  const { user, selected, chatrooms } = useNavigationData();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const [citing, setCiting] = useState<TSource | null>(null);
+  const chat = useChat({
+    appId,
+    chatroomId,
+    initial: loaderData.chatroom?.messages ?? EMPTY,
+    senderIdentifier: senderIdentifierOf(user.id),
+  });
   const name =
-    chatroomId === NEW_CHAT_ID
-      ? NEW_CHAT_NAME
-      : (chatrooms.chatrooms.find((c) => c.uuid === chatroomId)?.name ?? 'Chat');
+    chatrooms.chatrooms.find((c) => c.uuid === chatroomId)?.name ??
+    loaderData.chatroom?.name ??
+    NEW_CHAT_NAME;
+  const loadingOther =
+    navigation.state === 'loading' &&
+    navigation.location.pathname !== `/applications/${appId}/messages/${chatroomId}` &&
+    navigation.location.pathname.includes('/messages/');
+
+  // Keep the newest message in view as answers stream in.
+  const end = useRef<HTMLDivElement>(null);
+  const last = chat.messages.at(-1);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the last message grows
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [chat.messages.length, last?.message.length]);
+
+  const inProgress = chat.messages.find(
+    (m) => !m.local && (m.status === 'pending' || m.status === 'streaming'),
+  );
+
   return (
-    <div className="mx-auto max-w-4xl">
+    <div className="mx-auto flex min-h-[calc(100dvh-6.5rem)] max-w-3xl flex-col md:min-h-[calc(100dvh-4rem)]">
       <PageHeader title={name} description={selected?.name} />
-      <EmptyState
-        icon={<MessageSquareIcon />}
-        title="No messages yet"
-        description="Chatting is not available yet. Messages of this chat will appear here."
-      />
+      <div className="flex-1 pb-4">
+        {loaderData.error ? (
+          <Alert variant="destructive">
+            <AlertCircleIcon aria-hidden="true" />
+            <AlertTitle>{loaderData.error}</AlertTitle>
+            <AlertDescription>
+              <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
+                Try again
+              </Button>
+            </AlertDescription>
+          </Alert>
+        ) : loadingOther ? (
+          <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading chatroom">
+            <Skeleton className="ml-auto h-10 w-1/2" />
+            <Skeleton className="h-24 w-5/6" />
+            <Skeleton className="ml-auto h-10 w-1/3" />
+          </div>
+        ) : chat.messages.length === 0 ? (
+          <EmptyState
+            icon={<MessageSquareIcon />}
+            title="Ask your knowledge"
+            description={`Answers come from the knowledge of ${selected?.name ?? 'this application'}, with the passages they cite.`}
+          />
+        ) : (
+          <ol className="grid gap-5" aria-label="Messages" aria-live="polite">
+            {chat.messages.map((message) => (
+              <MessageItem
+                key={message.uuid}
+                message={message}
+                onCite={setCiting}
+                onRetry={chat.retry}
+                onStop={chat.stop}
+                onRegenerate={chat.regenerate}
+                onRate={chat.rate}
+              />
+            ))}
+          </ol>
+        )}
+        <div ref={end} />
+      </div>
+      <div className="sticky bottom-0 bg-background pt-2 pb-4">
+        <Composer
+          onSend={(text) => chat.send(text)}
+          onStop={() => inProgress && chat.stop(inProgress.uuid)}
+          busy={chat.busy}
+          disabled={Boolean(loaderData.error)}
+          placeholder={`Message ${selected?.name ?? ''}…`}
+        />
+      </div>
+      {appId ? <CitationDialog appId={appId} source={citing} onClose={() => setCiting(null)} /> : null}
     </div>
   );
 }

@@ -1,0 +1,177 @@
+import { ASSISTANT_SENDER, type TSource } from '@cairn/contracts/chat';
+import {
+  AlertCircleIcon,
+  CheckIcon,
+  CopyIcon,
+  RefreshCwIcon,
+  RotateCcwIcon,
+  SquareIcon,
+  ThumbsDownIcon,
+  ThumbsUpIcon,
+} from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/utils';
+import { AnswerMarkdown } from './answer-markdown';
+import type { ChatMessage } from './chat-state';
+import { RelativeTime } from './relative-time';
+
+interface Actions {
+  onCite: (source: TSource) => void;
+  onRetry: (message: ChatMessage) => void;
+  onStop: (uuid: string) => void;
+  onRegenerate: (uuid: string) => void;
+  onRate: (uuid: string, feedback: 'up' | 'down' | null) => void;
+}
+
+export function MessageItem({ message, ...actions }: { message: ChatMessage } & Actions) {
+  return message.sender_identifier === ASSISTANT_SENDER ? (
+    <AnswerItem message={message} {...actions} />
+  ) : (
+    <UserItem message={message} onRetry={actions.onRetry} />
+  );
+}
+
+function UserItem({ message, onRetry }: { message: ChatMessage; onRetry: Actions['onRetry'] }) {
+  const failed = message.local?.state === 'failed';
+  return (
+    <li className="flex flex-col items-end gap-1" aria-label="Your message">
+      <div
+        className={cn(
+          'max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-primary px-4 py-2 text-sm text-primary-foreground',
+          message.local?.state === 'sending' && 'opacity-70',
+          failed && 'bg-destructive/10 text-foreground ring-1 ring-destructive',
+        )}
+      >
+        {message.message}
+      </div>
+      <div className="flex items-center gap-2 text-xs text-muted-foreground">
+        {failed ? (
+          <>
+            <span className="flex items-center gap-1 text-destructive" role="alert">
+              <AlertCircleIcon className="size-3.5" aria-hidden="true" />
+              {message.local?.error ?? 'Not sent'}
+            </span>
+            <Button size="sm" variant="outline" className="h-7" onClick={() => onRetry(message)}>
+              <RotateCcwIcon aria-hidden="true" />
+              Retry
+            </Button>
+          </>
+        ) : message.local?.state === 'sending' ? (
+          <span>Sending…</span>
+        ) : (
+          <RelativeTime iso={message.created_at} />
+        )}
+      </div>
+    </li>
+  );
+}
+
+function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message: ChatMessage } & Actions) {
+  const [copied, setCopied] = useState(false);
+  const sources = (message.metadata.sources as TSource[] | undefined) ?? [];
+  const error = message.metadata.error as string | undefined;
+  const inProgress = message.status === 'pending' || message.status === 'streaming';
+  const copy = async () => {
+    await navigator.clipboard.writeText(message.message);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+  return (
+    <li className="flex flex-col items-start gap-1.5" aria-label="Answer" aria-busy={inProgress}>
+      <div className="w-full max-w-[95%] rounded-2xl rounded-bl-sm border bg-card px-4 py-3 text-card-foreground shadow-xs">
+        {message.status === 'pending' && !message.message ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <span className="size-2 animate-pulse rounded-full bg-primary" aria-hidden="true" />
+            Thinking…
+          </p>
+        ) : (
+          <AnswerMarkdown text={message.message} sources={sources} onCite={onCite} />
+        )}
+        {message.status === 'streaming' ? (
+          <span
+            className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-foreground/60 align-middle"
+            aria-hidden="true"
+          />
+        ) : null}
+        {message.status === 'failed' ? (
+          <p role="alert" className="mt-2 flex items-start gap-1.5 text-sm text-destructive">
+            <AlertCircleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            {error ?? 'The answer failed.'}
+          </p>
+        ) : null}
+        {message.status === 'stopped' ? <p className="mt-2 text-xs text-muted-foreground">Stopped.</p> : null}
+        {sources.length > 0 && !inProgress ? (
+          <div className="mt-3 border-t pt-2">
+            <h3 className="mb-1 text-xs font-medium text-muted-foreground">Sources</h3>
+            <ol className="grid gap-1">
+              {sources.map((source) => (
+                <li key={source.index}>
+                  <button
+                    type="button"
+                    onClick={() => onCite(source)}
+                    className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left text-xs hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  >
+                    <span className="font-medium text-primary">[{source.index}]</span>
+                    <span className="truncate">
+                      {source.item_title}
+                      {source.page !== null ? ` · p. ${source.page}` : ''}
+                      {source.heading ? ` · ${source.heading}` : ''}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </div>
+        ) : null}
+      </div>
+      <div className="flex flex-wrap items-center gap-1 text-xs text-muted-foreground">
+        {inProgress ? (
+          <Button size="sm" variant="outline" className="h-7" onClick={() => onStop(message.uuid)}>
+            <SquareIcon aria-hidden="true" />
+            Stop
+          </Button>
+        ) : (
+          <>
+            <RelativeTime iso={message.updated_at} className="mr-1" />
+            <Button size="icon" variant="ghost" className="size-7" onClick={copy} aria-label="Copy answer">
+              {copied ? <CheckIcon aria-hidden="true" /> : <CopyIcon aria-hidden="true" />}
+            </Button>
+            <Button
+              size="icon"
+              variant="ghost"
+              className="size-7"
+              onClick={() => onRegenerate(message.uuid)}
+              aria-label="Regenerate answer"
+            >
+              <RefreshCwIcon aria-hidden="true" />
+            </Button>
+            <Button
+              size="icon"
+              variant="ghost"
+              className={cn('size-7', message.feedback === 'up' && 'text-primary')}
+              aria-pressed={message.feedback === 'up'}
+              aria-label="Good answer"
+              onClick={() => onRate(message.uuid, message.feedback === 'up' ? null : 'up')}
+            >
+              <ThumbsUpIcon aria-hidden="true" fill={message.feedback === 'up' ? 'currentColor' : 'none'} />
+            </Button>
+            <Button
+              size="icon"
+              variant="ghost"
+              className={cn('size-7', message.feedback === 'down' && 'text-primary')}
+              aria-pressed={message.feedback === 'down'}
+              aria-label="Bad answer"
+              onClick={() => onRate(message.uuid, message.feedback === 'down' ? null : 'down')}
+            >
+              <ThumbsDownIcon
+                aria-hidden="true"
+                fill={message.feedback === 'down' ? 'currentColor' : 'none'}
+              />
+            </Button>
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
