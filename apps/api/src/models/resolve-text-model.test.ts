@@ -175,4 +175,37 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
     await expect(pending).rejects.toThrow('user stopped');
     fake.set({ chunkDelayMs: 0 });
   });
+
+  it('speaks chat-completions (not the Responses API) for OpenAI and Ollama (under /v1) too', async () => {
+    fake.set({ reply: 'Same wire.', apiKey: undefined });
+    for (const [kind, baseUrl] of [
+      ['openai', fake.url],
+      ['ollama', fake.origin],
+    ] as const) {
+      const provider = await t.call('POST', '/api/model-providers/', {
+        token,
+        json: {
+          kind,
+          name: kind,
+          base_url: baseUrl,
+          api_key: kind === 'openai' ? 'sk-openai-0000' : undefined,
+        },
+      });
+      const added = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
+        token,
+        json: { name: 'fake-chat', model_type: 'text' },
+      });
+      const model = await resolveTextModel(t.database, userId, {
+        uuid: added.body.uuid,
+        name: 'fake-chat',
+        provider: kind,
+        model_type: 'text',
+      });
+      expect((await collect(model)).text).toBe('Same wire.');
+      const request = fake.requests.at(-1)!;
+      expect(request.url).toBe('/v1/chat/completions');
+      expect((request.body as { stream: boolean }).stream).toBe(true);
+    }
+    fake.set({ apiKey: 'sk-test-key-1234' });
+  });
 });

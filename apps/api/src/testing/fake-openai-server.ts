@@ -36,7 +36,10 @@ export interface ChatCompletionBody {
 
 export interface RecordedRequest {
   method: string;
+  /** The path without its `/v1` prefix and query (`/chat/completions`). */
   path: string;
+  /** The request target as sent (`/v1/chat/completions?x=1`). */
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: unknown;
 }
@@ -97,7 +100,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       // keep the raw text
     }
     const path = (req.url ?? '/').split('?')[0]!.replace(/^\/v1(?=\/)/, '');
-    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    requests.push({ method: req.method ?? 'GET', path, url: req.url ?? '/', headers: req.headers, body });
     const o = { ...DEFAULTS, ...current };
 
     if (o.missing?.includes(path)) return error(res, 404, `Unknown path ${path}`, 'invalid_request_error');
