@@ -3,6 +3,7 @@ import type { TProviderKind } from '@cairn/contracts/model-providers';
 import type { Database } from '@cairn/db/client';
 import { modelProviders, providerModels } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
+import { SecretBoxError } from '../lib/secret-box.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { keyContext, secretBoxFor } from './provider-secrets.ts';
 
@@ -31,10 +32,22 @@ export function connectionOf(
     kind: row.kind,
     name: row.name,
     baseUrl: row.baseUrl,
-    apiKey: row.keyCiphertext
-      ? secretBoxFor(database).open(row.keyCiphertext, keyContext(row.uuid))
-      : undefined,
+    apiKey: row.keyCiphertext ? openKey(database, row) : undefined,
   };
+}
+
+function openKey(database: Database, row: typeof modelProviders.$inferSelect): string {
+  try {
+    return secretBoxFor(database).open(row.keyCiphertext!, keyContext(row.uuid));
+  } catch (error) {
+    if (!(error instanceof SecretBoxError)) throw error;
+    throw new ModelProviderError(
+      'not_configured',
+      `The API key of the model provider "${row.name}" cannot be decrypted (was SECRET_KEY changed?). Enter the key again in Settings → Models.`,
+      undefined,
+      { cause: error },
+    );
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../lib/secret-box.ts';
+import { keyContext } from '../../models/provider-secrets.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -274,5 +277,28 @@ describe('model providers', () => {
         '/api/models/',
       ]),
     );
+  });
+
+  it('says so when a stored key cannot be decrypted (SECRET_KEY changed)', async () => {
+    const provider = (
+      await create(alice, { kind: 'openai_compatible', name: 'Old key', base_url: fake.url, api_key: KEY })
+    ).body;
+    const other = createSecretBox(randomBytes(32).toString('base64url'));
+    await t.database.query('UPDATE model_providers SET key_ciphertext = $1 WHERE uuid = $2', [
+      other.seal(KEY, keyContext(provider.uuid)),
+      provider.uuid,
+    ]);
+    const res = await t.call('POST', `/api/model-providers/${provider.uuid}/test-connection/`, {
+      token: alice,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(false);
+    expect(res.body.detail).toMatch(/cannot be decrypted \(was SECRET_KEY changed\?\)/);
+    // Entering the key again repairs it.
+    await t.call('PATCH', `/api/model-providers/${provider.uuid}/`, { token: alice, json: { api_key: KEY } });
+    const fixed = await t.call('POST', `/api/model-providers/${provider.uuid}/test-connection/`, {
+      token: alice,
+    });
+    expect(fixed.body.ok).toBe(true);
   });
 });
