@@ -36,63 +36,68 @@ export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, 
   return (
     <fieldset className="grid gap-3">
       <legend className="mb-2 font-medium text-sm">Knowledge (optional)</legend>
-      {drafts.map((draft, index) => {
-        const Icon = ICONS[draft.type];
-        const fieldId = `${baseId}-${draft.id}`;
-        const error = errors[`items[${index}].${draft.type === 'file' ? 'file' : 'value'}`];
-        return (
-          <div key={draft.id} className="grid gap-1" data-draft={draft.type}>
-            <div className="flex items-start gap-2">
-              <Icon aria-hidden="true" className="mt-2.5 size-4 shrink-0 text-muted-foreground" />
-              <input type="hidden" name={`items[${index}].type`} value={draft.type} />
-              <label htmlFor={fieldId} className="sr-only">
-                {`${LABELS[draft.type]} ${index + 1}`}
-              </label>
-              {draft.type === 'file' ? (
-                <Input
-                  id={fieldId}
-                  type="file"
-                  name={`items[${index}].file`}
-                  accept={KNOWLEDGE_FILE_ACCEPT}
-                  required
-                  aria-invalid={Boolean(error)}
-                  onChange={(e) => update(draft.id, e.currentTarget.files?.[0]?.name ?? '')}
-                />
-              ) : draft.type === 'text' ? (
-                <Textarea
-                  id={fieldId}
-                  name={`items[${index}].value`}
-                  rows={3}
-                  value={draft.value}
-                  placeholder="Text the assistant should know"
-                  aria-invalid={Boolean(error)}
-                  onChange={(e) => update(draft.id, e.target.value)}
-                />
-              ) : (
-                <Input
-                  id={fieldId}
-                  type="url"
-                  name={`items[${index}].value`}
-                  value={draft.value}
-                  placeholder="https://example.com/page"
-                  aria-invalid={Boolean(error)}
-                  onChange={(e) => update(draft.id, e.target.value)}
-                />
-              )}
-              <Button
-                type="button"
-                variant="ghost"
-                size="icon"
-                aria-label={`Remove ${LABELS[draft.type].toLowerCase()} ${index + 1}`}
-                onClick={() => remove(draft.id)}
-              >
-                <XIcon aria-hidden="true" />
-              </Button>
-            </div>
-            {error ? <p className="pl-6 text-destructive text-sm">{error}</p> : null}
-          </div>
-        );
-      })}
+      {drafts.length ? (
+        // Many drafts scroll inside the dialog instead of pushing its buttons off screen.
+        <div className="grid max-h-[40vh] gap-3 overflow-y-auto pr-1">
+          {drafts.map((draft, index) => {
+            const Icon = ICONS[draft.type];
+            const fieldId = `${baseId}-${draft.id}`;
+            const error = errors[`items[${index}].${draft.type === 'file' ? 'file' : 'value'}`];
+            return (
+              <div key={draft.id} className="grid gap-1" data-draft={draft.type}>
+                <div className="flex items-start gap-2">
+                  <Icon aria-hidden="true" className="mt-2.5 size-4 shrink-0 text-muted-foreground" />
+                  <input type="hidden" name={`items[${index}].type`} value={draft.type} />
+                  <label htmlFor={fieldId} className="sr-only">
+                    {`${LABELS[draft.type]} ${index + 1}`}
+                  </label>
+                  {draft.type === 'file' ? (
+                    <Input
+                      id={fieldId}
+                      type="file"
+                      name={`items[${index}].file`}
+                      accept={KNOWLEDGE_FILE_ACCEPT}
+                      required
+                      aria-invalid={Boolean(error)}
+                      onChange={(e) => update(draft.id, e.currentTarget.files?.[0]?.name ?? '')}
+                    />
+                  ) : draft.type === 'text' ? (
+                    <Textarea
+                      id={fieldId}
+                      name={`items[${index}].value`}
+                      rows={3}
+                      value={draft.value}
+                      placeholder="Text the assistant should know"
+                      aria-invalid={Boolean(error)}
+                      onChange={(e) => update(draft.id, e.target.value)}
+                    />
+                  ) : (
+                    <Input
+                      id={fieldId}
+                      type="url"
+                      name={`items[${index}].value`}
+                      value={draft.value}
+                      placeholder="https://example.com/page"
+                      aria-invalid={Boolean(error)}
+                      onChange={(e) => update(draft.id, e.target.value)}
+                    />
+                  )}
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove ${LABELS[draft.type].toLowerCase()} ${index + 1}`}
+                    onClick={() => remove(draft.id)}
+                  >
+                    <XIcon aria-hidden="true" />
+                  </Button>
+                </div>
+                {error ? <p className="pl-6 text-destructive text-sm">{error}</p> : null}
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         {(['file', 'text', 'url'] as const).map((type) => {
           const Icon = ICONS[type];

@@ -16,7 +16,7 @@ import { ItemTypeIcon } from './item-type-icon';
 
 function describeSource(item: TKnowledgeItem): string | null {
   if (item.type === 'text') return item.size_bytes ? `Text · ${formatBytes(item.size_bytes)}` : 'Text';
-  if (item.type === 'url') return item.source;
+  if (item.type === 'url') return item.title === item.source ? null : item.source;
   return [item.source, item.size_bytes ? formatBytes(item.size_bytes) : null].filter(Boolean).join(' · ');
 }
 
