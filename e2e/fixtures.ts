@@ -23,7 +23,11 @@ export interface TestUser {
 
 /** Talks to the API directly, as a client would (never through the database). */
 export function apiHelpers(server: RunningServer) {
-  async function call<T>(method: string, pathname: string, opts: { token?: string; json?: unknown; form?: FormData } = {}) {
+  async function call<T>(
+    method: string,
+    pathname: string,
+    opts: { token?: string; json?: unknown; form?: FormData } = {},
+  ) {
     const headers: Record<string, string> = {};
     if (opts.token) headers.authorization = `Token ${opts.token}`;
     let body: string | FormData | undefined;
@@ -135,7 +139,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Evaluated over the DevTools protocol, so the page's CSP (rightly) does not block it.
       await target.evaluate(AXE_SOURCE);
       const violations = await target.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } }).axe;
+        const axe = (window as unknown as { axe: { run: (o: unknown) => Promise<{ violations: any[] }> } })
+          .axe;
         const result = await axe.run({ resultTypes: ['violations'] });
         return result.violations
           .filter((v) => v.impact === 'serious' || v.impact === 'critical')

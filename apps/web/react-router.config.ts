@@ -2,6 +2,7 @@ import type { Config } from '@react-router/dev/config';
 
 export default {
   appDirectory: 'app',
-  buildDirectory: 'build',
+  // WEB_BUILD_DIR: the e2e run builds into its own directory (see e2e/global-setup.ts).
+  buildDirectory: process.env.WEB_BUILD_DIR ?? 'build',
   ssr: true,
 } satisfies Config;

@@ -32,10 +32,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
 function useThemePrefs(): ThemePrefs {
   const root = useRouteLoaderData<typeof loader>('root');
   const prefs: ThemePrefs = root?.theme ?? { theme: 'gray', mode: 'system' };
-  const pending = useFetchers().find((f) => f.formAction === '/theme' && f.formData);
-  const theme = pending?.formData?.get('theme');
-  const mode = pending?.formData?.get('mode');
-  return { theme: isTheme(theme) ? theme : prefs.theme, mode: isMode(mode) ? mode : prefs.mode };
+  const pending = useFetchers().filter((f) => f.formAction === '/theme' && f.formData);
+  const theme = pending.map((f) => f.formData?.get('theme')).find(isTheme);
+  const mode = pending.map((f) => f.formData?.get('mode')).find(isMode);
+  return { theme: theme ?? prefs.theme, mode: mode ?? prefs.mode };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -18,7 +18,10 @@ import type { ViteDevServer } from 'vite';
  * - development (NODE_ENV=development): Vite in middleware mode, hot reload, no build needed.
  */
 const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
-const BUILD_DIR = path.join(WEB_ROOT, 'build');
+/** WEB_BUILD_DIR lets the e2e run serve its own build, untouched by rebuilds elsewhere. */
+const BUILD_DIR = process.env.WEB_BUILD_DIR
+  ? path.resolve(process.env.WEB_BUILD_DIR)
+  : path.join(WEB_ROOT, 'build');
 const CLIENT_DIR = path.join(BUILD_DIR, 'client');
 const SERVER_ENTRY = path.join(BUILD_DIR, 'server', 'index.js');
 /** Header carrying the per-request CSP nonce to getLoadContext; always overwritten, never trusted from outside. */
@@ -46,7 +49,7 @@ export default async function webPlugin(app: FastifyInstance) {
   const dev = process.env.NODE_ENV === 'development';
   const devBuildId = `dev-${Date.now().toString(36)}`;
   let vite: ViteDevServer | undefined;
-  let production: { listener: Listener; buildId: string; files: Set<string> } | undefined;
+  let production: { listener: Listener; buildId: string } | undefined;
 
   const apiUrl = () => {
     if (process.env.API_URL) return process.env.API_URL.replace(/\/+$/, '');
@@ -97,7 +100,6 @@ export default async function webPlugin(app: FastifyInstance) {
     production = {
       buildId,
       listener: createRequestListener({ build, getLoadContext: loadContext(buildId), mode: 'production' }),
-      files: new Set(listFiles(CLIENT_DIR)),
     };
     return production;
   }
@@ -105,6 +107,9 @@ export default async function webPlugin(app: FastifyInstance) {
   // Leave request bodies untouched: React Router reads the raw stream itself.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+  // Browsers ask for /favicon.ico on their own; the icon is an SVG.
+  app.get('/favicon.ico', async (_request, reply) => reply.redirect('/favicon.svg', 301));
 
   app.get('/version.json', async (_request, reply) => {
     const buildId = dev ? devBuildId : (await loadProduction())?.buildId;
@@ -129,8 +134,9 @@ export default async function webPlugin(app: FastifyInstance) {
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet: run `npm run build` (or `npm start`, which builds it).');
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && prod.files.has(pathname)) {
-      return sendStatic(reply, pathname);
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      const file = staticFile(pathname);
+      if (file) return sendStatic(reply, file, pathname);
     }
     return handOver(request, reply, prod.listener);
   };
@@ -159,8 +165,25 @@ function handOver(request: FastifyRequest, reply: FastifyReply, listener: Listen
   listener(request.raw, reply.raw);
 }
 
-function sendStatic(reply: FastifyReply, pathname: string) {
-  const file = path.join(CLIENT_DIR, pathname);
+/** The build/client file for a URL path, if there is one (never outside build/client). */
+function staticFile(pathname: string): string | undefined {
+  if (pathname === '/' || pathname.endsWith('/')) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const file = path.join(CLIENT_DIR, decoded);
+  if (!file.startsWith(CLIENT_DIR + path.sep)) return undefined;
+  try {
+    return fs.statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendStatic(reply: FastifyReply, file: string, pathname: string) {
   const ext = path.extname(file);
   reply.type(MIME[ext] ?? 'application/octet-stream');
   // Fingerprinted build assets never change; everything else is revalidated.
@@ -169,16 +192,4 @@ function sendStatic(reply: FastifyReply, pathname: string) {
     pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
   );
   return reply.send(fs.createReadStream(file));
-}
-
-/** Every file under `dir` as a URL path (`/assets/x.js`); the set decides what is served statically. */
-function listFiles(dir: string, prefix = ''): string[] {
-  if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const rel = `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), rel));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out;
 }

@@ -14,7 +14,7 @@ import {
   PlusIcon,
   SquarePenIcon,
 } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, NavLink, useFetcher } from 'react-router';
 import { ChatroomActions } from '../features/chat/chatroom-actions';
 import type { Application, ChatroomList, User } from '../lib/types';
@@ -58,6 +58,7 @@ function SectionTitle({ id, children }: { id: string; children: React.ReactNode 
 /** Sidebar content, shared by the desktop column and the phone drawer. */
 export function AppSidebar({ user, applications, selected, chatrooms }: SidebarProps) {
   const [createOpen, setCreateOpen] = useState(false);
+  const switcherRef = useRef<HTMLButtonElement>(null);
   const base = selected ? `/applications/${selected.uuid}` : null;
   return (
     <div className="flex h-full min-h-0 flex-col">
@@ -66,11 +67,12 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
       </div>
       <div className="px-3 pb-2">
         <ApplicationSwitcher
+          ref={switcherRef}
           applications={applications}
           selected={selected}
           onCreate={() => setCreateOpen(true)}
         />
-        <CreateApplicationDialog open={createOpen} onOpenChange={setCreateOpen} />
+        <CreateApplicationDialog open={createOpen} onOpenChange={setCreateOpen} returnFocusTo={switcherRef} />
       </div>
       <nav aria-label="Main" className="flex min-h-0 flex-1 flex-col gap-5 overflow-y-auto px-3 py-2">
         {base ? (
@@ -145,10 +147,12 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
 }
 
 function ApplicationSwitcher({
+  ref,
   applications,
   selected,
   onCreate,
 }: {
+  ref: React.Ref<HTMLButtonElement>;
   applications: Application[];
   selected: Application | null;
   onCreate: () => void;
@@ -156,8 +160,8 @@ function ApplicationSwitcher({
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
+        ref={ref}
         className="flex w-full items-center gap-2 rounded-md border border-sidebar-border bg-background px-2 py-1.5 text-left text-sm shadow-xs outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring"
-        aria-label={selected ? `Application: ${selected.name}. Switch application` : 'Choose an application'}
       >
         <span className="flex size-7 shrink-0 items-center justify-center rounded-md bg-primary text-primary-foreground [&_svg]:size-4">
           <BoxIcon aria-hidden="true" />
@@ -166,6 +170,7 @@ function ApplicationSwitcher({
           <span className="block text-xs text-muted-foreground">Application</span>
           <span className="block truncate font-medium">{selected?.name ?? 'None yet'}</span>
         </span>
+        <span className="sr-only">Switch application</span>
         <ChevronsUpDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="start" className="w-(--radix-dropdown-menu-trigger-width) min-w-56">
@@ -199,10 +204,7 @@ function UserMenu({ user }: { user: User }) {
   const display = user.name.trim() || user.email;
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger
-        className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring"
-        aria-label={`Account menu for ${display}`}
-      >
+      <DropdownMenuTrigger className="flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left text-sm outline-none hover:bg-sidebar-accent focus-visible:ring-2 focus-visible:ring-ring">
         <span
           className="flex size-8 shrink-0 items-center justify-center rounded-full bg-muted text-xs font-medium"
           aria-hidden="true"
@@ -215,6 +217,7 @@ function UserMenu({ user }: { user: User }) {
             <span className="block truncate text-xs text-muted-foreground">{user.email}</span>
           ) : null}
         </span>
+        <span className="sr-only">Account menu</span>
         <ChevronsUpDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
       </DropdownMenuTrigger>
       <DropdownMenuContent

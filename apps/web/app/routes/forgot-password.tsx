@@ -29,7 +29,8 @@ export async function action(args: Route.ActionArgs) {
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const submitting = navigation.state !== 'idle' && navigation.formAction === '/forgot-password';
+  const submitting =
+    navigation.state !== 'idle' && navigation.formAction?.startsWith('/forgot-password') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
   const sent = actionData && 'sent' in actionData ? actionData.sent : null;
   const { form, onSubmit } = useZodForm(ZEmailRequest, {
@@ -56,7 +57,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
             <AlertDescription>{sent}</AlertDescription>
           </Alert>
         ) : (
-          <Form method="post" action="/forgot-password" noValidate onSubmit={onSubmit} className="grid gap-4">
+          <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
             <FormError message={errors?.formError} />
             <Field id="email" label="Email" error={fieldErrors.email?.message}>
               {(aria) => (

@@ -87,7 +87,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
             <AlertDescription>Your password was changed. Sign in with the new one.</AlertDescription>
           </Alert>
         ) : null}
-        <Form method="post" action="/login" noValidate onSubmit={onSubmit} className="grid gap-4">
+        <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <FormError message={unverified ? null : errors?.formError} />
           <Field id="email" label="Email" error={fieldErrors.email?.message}>

@@ -33,7 +33,7 @@ export async function action(args: Route.ActionArgs) {
 
 export default function Register({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const submitting = navigation.state !== 'idle' && navigation.formAction === '/register';
+  const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/register') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
   const registered = actionData && 'registered' in actionData ? actionData.registered : null;
   const { form, onSubmit } = useZodForm(ZRegisterForm, {
@@ -81,7 +81,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <CardDescription>Build assistants that answer from your own knowledge.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form method="post" action="/register" noValidate onSubmit={onSubmit} className="grid gap-4">
+        <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
           <FormError message={errors?.formError} />
           <Field id="email" label="Email" error={fieldErrors.email?.message}>
             {(aria) => <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />}

@@ -58,7 +58,7 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {token ? (
-          <Form method="post" action="/reset-password" noValidate onSubmit={onSubmit} className="grid gap-4">
+          <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
             <input type="hidden" {...register('token')} />
             <FormError message={errors?.formError} />
             <Field id="password" label="New password" error={fieldErrors.password?.message}>

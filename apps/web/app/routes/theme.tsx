@@ -1,7 +1,7 @@
 import { data, redirect } from 'react-router';
 import { safeRedirect } from '../lib/session.server';
 import { isMode, isTheme } from '../lib/theme';
-import { readTheme, themeCookies } from '../lib/theme.server';
+import { readTheme, themeCookie } from '../lib/theme.server';
 import type { Route } from './+types/theme';
 
 /** Stores the theme choice in cookies; the root loader reads them during SSR. */
@@ -11,8 +11,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const theme = form.get('theme');
   const mode = form.get('mode');
   const prefs = { theme: isTheme(theme) ? theme : current.theme, mode: isMode(mode) ? mode : current.mode };
-  const headers = new Headers();
-  for (const cookie of themeCookies(prefs, context.secureCookies)) headers.append('Set-Cookie', cookie);
+  const headers = { 'Set-Cookie': themeCookie(prefs, context.secureCookies) };
   // Without JavaScript the form posts here directly: go back where it came from.
   const back = form.get('redirectTo');
   if (back) return redirect(safeRedirect(back), { headers });

@@ -1,0 +1,318 @@
+import { expect, PASSWORD, test } from './fixtures';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+
+test.describe('auth gate', () => {
+  test('a visitor goes to /login?redirectTo=<path> and comes back after signing in', async ({
+    page,
+    sharedUser,
+  }) => {
+    await page.goto('/settings/integrations?tab=all');
+    await expect(page).toHaveURL('/login?redirectTo=%2Fsettings%2Fintegrations%3Ftab%3Dall');
+    // A failed attempt keeps the destination.
+    await page.getByLabel('Email').fill(sharedUser.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('[data-form-error]')).toHaveText('Invalid email or password');
+    await expect(page).toHaveURL('/login?redirectTo=%2Fsettings%2Fintegrations%3Ftab%3Dall');
+    await page.getByLabel('Email').fill(sharedUser.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL('/settings/integrations?tab=all');
+    await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible();
+  });
+
+  test('every signed-in page redirects a visitor; public pages do not', async ({ page }) => {
+    const gated = [
+      '/',
+      '/settings/models',
+      '/settings/notification-profile',
+      '/applications/00000000-0000-4000-8000-000000000000',
+      '/applications/00000000-0000-4000-8000-000000000000/knowledge-base',
+      '/applications/00000000-0000-4000-8000-000000000000/api-keys-and-widget',
+      '/applications/00000000-0000-4000-8000-000000000000/messages/new_chat',
+    ];
+    for (const path of gated) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/login(\?|$)/);
+    }
+    await expect(page).toHaveURL(
+      `/login?redirectTo=${encodeURIComponent('/applications/00000000-0000-4000-8000-000000000000/messages/new_chat')}`,
+    );
+    for (const path of ['/login', '/register', '/forgot-password', '/reset-password?token=x']) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(path);
+    }
+  });
+
+  test('a signed-in user opening /login or /register goes to /', async ({ page, signIn }) => {
+    const user = await signIn();
+    const app = await user.createApplication('Gate check');
+    for (const path of ['/login', '/register']) {
+      await page.goto(path);
+      // `/` then opens the first application.
+      await expect(page).toHaveURL(new RegExp(`/applications/${UUID.source}$`));
+    }
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/applications\//);
+    expect(page.url()).toMatch(UUID);
+    expect(app.uuid).toMatch(UUID);
+  });
+
+  test('a revoked token is cleared and the visitor signs in again', async ({
+    page,
+    context,
+    api,
+    signIn,
+    server,
+  }) => {
+    const user = await signIn();
+    const token = await api.login(user.email);
+    await context.addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await api.call('POST', '/api/logout/', { token });
+    await page.goto('/settings/models');
+    await expect(page).toHaveURL('/login?redirectTo=%2Fsettings%2Fmodels');
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'auth_token')).toBeUndefined();
+  });
+});
+
+test.describe('errors', () => {
+  test('unknown paths and malformed ids are the 404 page', async ({ page, signIn, allowConsoleError }) => {
+    allowConsoleError(/status of 404/);
+    const user = await signIn();
+    const app = await user.createApplication('Errors');
+    const paths = [
+      '/no-such-page',
+      '/applications/not-a-uuid',
+      '/applications/not-a-uuid/knowledge-base',
+      `/applications/${app.uuid}/messages/not-a-chatroom`,
+      // Well-formed but not one of the user's applications.
+      '/applications/00000000-0000-4000-8000-000000000000',
+      `/applications/${app.uuid}/unknown`,
+      '/settings',
+      '/logout',
+    ];
+    for (const path of paths) {
+      const res = await page.goto(path);
+      expect(res?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' }), path).toBeVisible();
+    }
+    // A valid chatroom id shape and the draft chatroom are fine.
+    const res = await page.goto(`/applications/${app.uuid}/messages/new_chat`);
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: 'New Chat' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).isVisible();
+  });
+
+  test('the 404 page for a visitor, without signing in', async ({ page, allowConsoleError, checkA11y }) => {
+    allowConsoleError(/status of 404/);
+    const res = await page.goto('/definitely/not/here');
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+    await checkA11y();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('crawlers get the status and a plain body, not the error page', async ({ request }) => {
+    const bot = { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' };
+    const notFound = await request.get('/no-such-page', { headers: bot });
+    expect(notFound.status()).toBe(404);
+    expect(notFound.headers()['content-type']).toContain('text/plain');
+    expect(await notFound.text()).toBe('Page Not Found');
+
+    const person = await request.get('/no-such-page');
+    expect(person.status()).toBe(404);
+    expect(person.headers()['content-type']).toContain('text/html');
+    expect(await person.text()).toContain('Page Not Found');
+
+    // Pages that work are rendered for crawlers as for anyone.
+    const login = await request.get('/login', { headers: bot });
+    expect(login.status()).toBe(200);
+    expect(await login.text()).toContain('<h1');
+  });
+
+  test('an unhandled client error switches to the error page', async ({
+    page,
+    signIn,
+    allowConsoleError,
+  }) => {
+    allowConsoleError(/boom/);
+    await signIn();
+    await page.goto('/settings/models');
+    await expect(page.getByRole('heading', { level: 1, name: 'Models' })).toBeVisible();
+    await page.evaluate(() => {
+      setTimeout(() => {
+        throw new Error('boom');
+      });
+    });
+    await expect(page.getByRole('heading', { level: 1, name: 'Internal Server Error' })).toBeVisible();
+  });
+
+  test('API paths keep JSON errors', async ({ request }) => {
+    const res = await request.get('/api/no-such-endpoint/');
+    expect(res.status()).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'not_found' });
+  });
+});
+
+test.describe('layout', () => {
+  test('the sidebar reaches every page; the body carries bg-background', async ({
+    page,
+    signIn,
+    api,
+    checkA11y,
+  }) => {
+    const user = await signIn();
+    const first = await user.createApplication('Alpha');
+    const second = await user.createApplication('Beta');
+    await page.goto(`/applications/${first.uuid}`);
+    await expect(page.locator('body')).toHaveClass(/(^|\s)bg-background(\s|$)/);
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    await expect(sidebar.getByText('No chats yet.')).toBeVisible();
+
+    const visits: [string, string, RegExp][] = [
+      ['Overview', 'Alpha', new RegExp(`/applications/${first.uuid}$`)],
+      ['Knowledge base', 'Knowledge base', new RegExp(`/applications/${first.uuid}/knowledge-base$`)],
+      [
+        'API keys & widget',
+        'API keys & widget',
+        new RegExp(`/applications/${first.uuid}/api-keys-and-widget$`),
+      ],
+      ['New chat', 'New Chat', new RegExp(`/applications/${first.uuid}/messages/new_chat$`)],
+      ['Models', 'Models', /\/settings\/models$/],
+      ['Integrations', 'Integrations', /\/settings\/integrations$/],
+      ['Notification profile', 'Notification profile', /\/settings\/notification-profile$/],
+    ];
+    for (const [link, heading, url] of visits) {
+      await sidebar.getByRole('link', { name: link, exact: true }).click();
+      await expect(page).toHaveURL(url);
+      await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+      await expect(sidebar.getByRole('link', { name: link, exact: true })).toHaveAttribute(
+        'aria-current',
+        'page',
+      );
+      await checkA11y();
+    }
+
+    // Without an appId in the path the first application is selected (specification §2).
+    const listed = (await api.call<{ uuid: string }[]>('GET', '/api/applications/', { token: user.token }))
+      .body;
+    await sidebar.getByRole('link', { name: 'Overview', exact: true }).click();
+    await expect(page).toHaveURL(`/applications/${listed[0]!.uuid}`);
+
+    // The switcher lists both applications and selects the chosen one.
+    await sidebar.getByRole('button', { name: /Switch application/ }).click();
+    await page.getByRole('menuitem', { name: 'Beta' }).click();
+    await expect(page).toHaveURL(`/applications/${second.uuid}`);
+    await expect(sidebar.getByRole('button', { name: 'Application Beta Switch application' })).toBeVisible();
+  });
+
+  test('keyboard only: switcher, create dialog focus handling', async ({ page, signIn }) => {
+    const user = await signIn();
+    const app = await user.createApplication('Keys');
+    await page.goto(`/applications/${app.uuid}`);
+    const trigger = page.getByRole('button', { name: /Switch application/ });
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menu')).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(page.getByRole('menuitem', { name: 'Create application' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Create application' });
+    await expect(dialog.getByLabel('Name')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Typed by keyboard');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: 'Typed by keyboard' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/applications/${UUID.source}$`));
+    expect(page.url()).not.toContain(app.uuid);
+  });
+
+  test('below 768 px the sidebar is a drawer', async ({ page, signIn, checkA11y }) => {
+    const user = await signIn();
+    const app = await user.createApplication('Pocket');
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(`/applications/${app.uuid}`);
+    await expect(page.getByRole('complementary', { name: 'Sidebar' })).toBeHidden();
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Navigation' });
+    await expect(drawer).toBeVisible();
+    await checkA11y();
+    await drawer.getByRole('link', { name: 'Knowledge base' }).click();
+    await expect(page).toHaveURL(`/applications/${app.uuid}/knowledge-base`);
+    await expect(drawer).toBeHidden();
+    // No horizontal scrolling at phone width.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+
+  test('sign-out revokes the token, clears the cookie and shows the sign-in page', async ({
+    page,
+    context,
+    api,
+    sharedUser,
+    server,
+  }) => {
+    const token = await api.login(sharedUser.email);
+    await context.addCookies([{ name: 'auth_token', value: token, url: server.url, httpOnly: true }]);
+    await page.goto('/settings/models');
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL('/login');
+    await expect(page.getByLabel('Email')).toHaveValue('');
+    expect((await context.cookies()).find((c) => c.name === 'auth_token')).toBeUndefined();
+    const me = await api.call('GET', '/api/me/', { token });
+    expect(me.status).toBe(401);
+    // Back does not show the signed-in page any more.
+    await page.goto('/settings/models');
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  });
+});
+
+test.describe('themes', () => {
+  test('theme and mode survive a reload and are applied by the server', async ({ page, signIn, request }) => {
+    await signIn();
+    await page.goto('/settings/models');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-theme', 'gray');
+    await expect(html).toHaveAttribute('data-mode', 'system');
+
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Theme' }).click();
+    await page.getByRole('menuitemradio', { name: 'Violet' }).click();
+    await expect(html).toHaveAttribute('data-theme', 'violet');
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    await expect(html).toHaveAttribute('data-mode', 'dark');
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(async () => (await page.context().cookies()).find((c) => c.name === 'theme')?.value)
+      .toBe('violet.dark');
+
+    await page.reload();
+    await expect(html).toHaveAttribute('data-theme', 'violet');
+    await expect(html).toHaveAttribute('data-mode', 'dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(255, 255, 255)');
+
+    // Server-rendered: the HTML already carries the choice (no flash before hydration).
+    const ssr = await request.get('/login', { headers: { cookie: 'theme=blue.light' } });
+    expect(await ssr.text()).toMatch(/<html lang="en" data-theme="blue" data-mode="light"/);
+  });
+
+  test('the public pages offer the theme too', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Theme' }).click();
+    await page.getByRole('menuitemradio', { name: 'Blue' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
+  });
+});

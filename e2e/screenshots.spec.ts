@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+/**
+ * Every page at 1280 px and 375 px, light and dark, saved to e2e/screenshots/ (git-ignored) for a
+ * person to look at; each one is also checked by axe (dark mode has its own contrast problems).
+ */
+const OUT = path.resolve(import.meta.dirname, 'screenshots');
+const WIDTHS = [1280, 375] as const;
+const MODES = ['light', 'dark'] as const;
+
+async function shoot(page: Page, name: string, checkA11y: (p?: Page) => Promise<void>) {
+  await page.evaluate(() => document.fonts.ready);
+  const width = page.viewportSize()?.width;
+  const mode = await page.locator('html').getAttribute('data-mode');
+  fs.mkdirSync(OUT, { recursive: true });
+  await page.screenshot({ path: path.join(OUT, `${name}-${width}-${mode}.png`), fullPage: true });
+  await checkA11y(page);
+}
+
+for (const mode of MODES) {
+  for (const width of WIDTHS) {
+    test.describe(`${width} px ${mode}`, () => {
+      test.use({ viewport: { width, height: width === 375 ? 812 : 800 } });
+
+      test('public pages', async ({ page, context, server, checkA11y, allowConsoleError }) => {
+        allowConsoleError(/status of (400|404)/);
+        await context.addCookies([{ name: 'theme', value: `gray.${mode}`, url: server.url }]);
+        const pages: [string, string, string][] = [
+          ['login', '/login', 'Sign in'],
+          ['register', '/register', 'Create an account'],
+          ['forgot-password', '/forgot-password', 'Forgot your password?'],
+          ['reset-password', '/reset-password?token=abc', 'Choose a new password'],
+          ['verify-email-failed', '/verify-email?token=not-a-real-token', 'Verification failed'],
+          ['not-found', '/no-such-page', 'Page Not Found'],
+        ];
+        for (const [name, url, heading] of pages) {
+          await page.goto(url);
+          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+          await shoot(page, name, checkA11y);
+        }
+        await page.goto('/register');
+        await page.getByRole('button', { name: 'Create account' }).click();
+        await expect(page.locator('#email-error')).toBeVisible();
+        await shoot(page, 'register-errors', checkA11y);
+      });
+
+      test('signed-in pages', async ({ page, context, server, signIn, checkA11y }) => {
+        await context.addCookies([{ name: 'theme', value: `gray.${mode}`, url: server.url }]);
+        const user = await signIn();
+        const app = await user.createApplication(`Handbook ${width} ${mode}`);
+        const base = `/applications/${app.uuid}`;
+        const pages: [string, string, string][] = [
+          ['application', base, app.name],
+          ['knowledge-base', `${base}/knowledge-base`, 'Knowledge base'],
+          ['api-keys-and-widget', `${base}/api-keys-and-widget`, 'API keys & widget'],
+          ['messages-new-chat', `${base}/messages/new_chat`, 'New Chat'],
+          ['settings-models', '/settings/models', 'Models'],
+          ['settings-integrations', '/settings/integrations', 'Integrations'],
+          ['settings-notification-profile', '/settings/notification-profile', 'Notification profile'],
+        ];
+        for (const [name, url, heading] of pages) {
+          await page.goto(url);
+          await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+          await shoot(page, name, checkA11y);
+        }
+
+        if (width === 375) {
+          await page.goto(base);
+          await page.getByRole('button', { name: 'Open navigation' }).click();
+          await expect(page.getByRole('dialog', { name: 'Navigation' })).toBeVisible();
+          await shoot(page, 'drawer', checkA11y);
+          await page.keyboard.press('Escape');
+        } else {
+          await page.goto(base);
+          await page.getByRole('button', { name: /Switch application/ }).click();
+          await expect(page.getByRole('menu')).toBeVisible();
+          await shoot(page, 'switcher', checkA11y);
+          await page.keyboard.press('Escape');
+        }
+        await page.goto(base);
+        await page.getByRole('link', { name: 'Knowledge base' }).first().isVisible();
+        // The create dialog, with a validation error showing.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        if (width === 375) {
+          await page.getByRole('button', { name: 'Open navigation' }).click();
+          await page
+            .getByRole('dialog', { name: 'Navigation' })
+            .getByRole('button', { name: /Switch application/ })
+            .click();
+        } else {
+          await page.getByRole('button', { name: /Switch application/ }).click();
+        }
+        await page.getByRole('menuitem', { name: 'Create application' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create application' });
+        await dialog.getByRole('button', { name: 'Create application' }).click();
+        await expect(dialog.getByText('Required')).toBeVisible();
+        await shoot(page, 'create-application-dialog', checkA11y);
+      });
+    });
+  }
+}
+
+test('onboarding and the colour themes', async ({ page, context, server, api, signIn, checkA11y }) => {
+  const fresh = await api.newUser('onboarding');
+  await signIn(fresh);
+  for (const mode of MODES) {
+    await context.addCookies([{ name: 'theme', value: `gray.${mode}`, url: server.url }]);
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto('/');
+      await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Cairn' })).toBeVisible();
+      await shoot(page, 'onboarding', checkA11y);
+    }
+  }
+  const app = await fresh.createApplication('Theme sampler');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const theme of ['blue', 'violet'] as const) {
+    for (const mode of MODES) {
+      await context.addCookies([{ name: 'theme', value: `${theme}.${mode}`, url: server.url }]);
+      await page.goto(`/applications/${app.uuid}`);
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+      await shoot(page, `theme-${theme}`, checkA11y);
+    }
+  }
+});
