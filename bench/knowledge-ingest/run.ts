@@ -136,7 +136,8 @@ try {
       const failed = items.filter((i) => i.status === 'failed');
       if (failed.length) throw new Error(`${failed.length} items failed: ${failed[0]!.error}`);
       if (items.length === count && items.every((i) => i.status === 'ready')) return;
-      await new Promise((r) => setTimeout(r, 250));
+      // Listing thousands of items is itself work for the server: poll gently.
+      await new Promise((r) => setTimeout(r, 1000));
     }
   }
 
