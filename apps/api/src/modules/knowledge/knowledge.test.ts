@@ -308,3 +308,20 @@ describe('knowledge endpoints', () => {
     ).toBe(404);
   });
 });
+
+describe('upload size cap', () => {
+  it('refuses a file over the configured size with a 413 naming the field, creating nothing', async () => {
+    const small = await startTestApp({ maxUploadBytes: 4096 });
+    try {
+      const { token } = await small.signUp();
+      const form = itemsForm([{ type: 'file', file: ['orchard.pdf', fixture('sample.pdf')] }], 'Too big');
+      const res = await small.call('POST', '/api/applications/', { token, form });
+      expect(res.status).toBe(413);
+      expect(res.body.code).toBe('payload_too_large');
+      expect(Object.keys(res.body.errors)).toEqual(['items[0].file']);
+      expect((await small.call('GET', '/api/applications/', { token })).body).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+});
