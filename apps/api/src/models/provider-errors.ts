@@ -46,7 +46,8 @@ export function toModelProviderError(error: unknown, ctx: ErrorContext): ModelPr
   const where = `the model provider "${ctx.provider}"`;
   if (error instanceof ProviderUrlError) return new ModelProviderError('refused_url', error.message);
   if (isTimeout(error)) {
-    const seconds = ctx.timeoutMs ? ` within ${Math.round(ctx.timeoutMs / 1000)} seconds` : '';
+    const ms = ctx.timeoutMs;
+    const seconds = !ms ? '' : ms < 1000 ? ` within ${ms} ms` : ` within ${Math.round(ms / 1000)} seconds`;
     return new ModelProviderError('timeout', `${capitalize(where)} did not answer${seconds}.`, undefined, {
       cause: error,
     });

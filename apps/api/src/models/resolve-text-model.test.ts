@@ -128,6 +128,15 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
     const stalled = await failure(await textModel('fake-chat', { idleTimeoutMs: 300 }));
     expect(stalled.kind).toBe('timeout');
     fake.set({ chunkDelayMs: 0 });
+    // A model still loading: the first token may take longer than the pause allowed between tokens.
+    fake.set({ headersDelayMs: 800, reply: 'Loaded at last.' });
+    const slowStart = await textModel('fake-chat', { idleTimeoutMs: 300, firstTokenTimeoutMs: 5_000 });
+    expect((await collect(slowStart)).text).toBe('Loaded at last.');
+    const tooSlow = await failure(
+      await textModel('fake-chat', { idleTimeoutMs: 5_000, firstTokenTimeoutMs: 300 }),
+    );
+    expect(tooSlow.message).toMatch(/did not answer within 300 ms\./);
+    fake.set({ headersDelayMs: 0 });
   });
 
   it('reports a refused connection', async () => {

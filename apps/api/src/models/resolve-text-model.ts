@@ -7,21 +7,24 @@ import { languageModelFor } from './provider-sdk.ts';
 import type { TextGeneration, TextModel, TextRequest, Usage } from './types.ts';
 
 export interface ResolveTextModelOptions {
-  /** Longest silence allowed from the provider: before the first token and between tokens. */
+  /** Longest silence allowed between tokens (and before the first one unless `firstTokenTimeoutMs` is set). */
   idleTimeoutMs?: number;
+  /** Longest wait for the first token: a local server may first load the model into memory. */
+  firstTokenTimeoutMs?: number;
   /** Retries of retryable failures (429, 5xx) with the SDK's exponential backoff. */
   maxRetries?: number;
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_FIRST_TOKEN_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 1;
 
 /**
  * The application's text model as a streaming `TextModel`. Built-in refs are not provider models
  * (the chat answers those itself) and are refused. Every failure — from resolution (model deleted,
  * key unreadable) or from the stream (bad key, rate limit, timeout, unknown model, unreachable) —
- * is a `ModelProviderError` with a message fit for the conversation; the stream never hangs past
- * `idleTimeoutMs` of silence.
+ * is a `ModelProviderError` with a message fit for the conversation; the stream never hangs:
+ * at most `firstTokenTimeoutMs` before the first token, `idleTimeoutMs` between tokens.
  */
 export async function resolveTextModel(
   database: Database,
@@ -37,8 +40,8 @@ export async function resolveTextModel(
   }
   const { provider, model } = await loadProviderModel(database, ref.uuid, 'text', ownerId);
   const languageModel = languageModelFor(provider, model.name);
-  const timeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const context = { provider: provider.name, model: model.name, baseUrl: provider.baseUrl, timeoutMs };
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const firstMs = options.firstTokenTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS;
   // Anthropic accepts 0–1; the application setting allows up to 2 (OpenAI's range).
   const maxTemperature = provider.kind === 'anthropic' ? 1 : 2;
 
@@ -46,12 +49,20 @@ export async function resolveTextModel(
     ref,
     generate(request: TextRequest): TextGeneration {
       const controller = new AbortController();
+      // The window that is running, for the message when it runs out.
+      const context = {
+        provider: provider.name,
+        model: model.name,
+        baseUrl: provider.baseUrl,
+        timeoutMs: firstMs,
+      };
       let timer: NodeJS.Timeout | undefined;
-      const arm = () => {
+      const arm = (ms: number) => {
         clearTimeout(timer);
+        context.timeoutMs = ms;
         timer = setTimeout(
           () => controller.abort(new DOMException('The provider did not answer in time.', 'TimeoutError')),
-          timeoutMs,
+          ms,
         );
       };
       const forwardAbort = () => controller.abort(request.signal?.reason);
@@ -76,7 +87,8 @@ export async function resolveTextModel(
       };
 
       async function* textStream(): AsyncGenerator<string> {
-        arm();
+        arm(firstMs);
+        let answering = false;
         try {
           const result = streamText({
             model: languageModel,
@@ -90,7 +102,9 @@ export async function resolveTextModel(
           });
           let finished: Usage | undefined;
           for await (const part of result.fullStream) {
-            arm();
+            // Until the provider produces output, the (longer) first-token window keeps running.
+            if (part.type === 'text-delta' || part.type === 'reasoning-delta') answering = true;
+            if (answering) arm(idleMs);
             if (part.type === 'text-delta') {
               if (part.text) yield part.text;
             } else if (part.type === 'error') {
