@@ -17,7 +17,7 @@ function paragraph(seed: number, words: number): string {
   return out.join(' ');
 }
 
-const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+const escapePdf = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
 
 export function makePdf(pages: number, linesPerPage = 40): Buffer {
   const objects: string[] = [];
@@ -34,7 +34,7 @@ export function makePdf(pages: number, linesPerPage = 40): Buffer {
     for (let l = 1; l < linesPerPage; l++) lines.push(`${paragraph(p * 1000 + l, 12)}.`);
     const stream = [
       'BT /F1 10 Tf 12 TL 50 780 Td',
-      ...lines.map((line) => `(${escape(line)}) Tj T*`),
+      ...lines.map((line) => `(${escapePdf(line)}) Tj T*`),
       'ET',
     ].join('\n');
     const content = add(`<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`);

@@ -48,7 +48,7 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
     issues.push({ path: [`items[${index}].${field}`], message });
   for (const file of form.files) {
     const match = KEY_RE.exec(file.field);
-    if (!match || match[2] !== 'file') {
+    if (match?.[2] !== 'file') {
       issues.push({ path: [file.field], message: 'Unexpected file field' });
       continue;
     }
