@@ -1,0 +1,3 @@
+ALTER TABLE "knowledge_items" ADD COLUMN "crawl_depth" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "knowledge_items" ADD COLUMN "crawl_root_id" integer;--> statement-breakpoint
+ALTER TABLE "knowledge_items" ADD CONSTRAINT "knowledge_items_crawl_root_id_knowledge_items_id_fk" FOREIGN KEY ("crawl_root_id") REFERENCES "public"."knowledge_items"("id") ON DELETE set null ON UPDATE no action;
