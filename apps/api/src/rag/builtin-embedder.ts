@@ -2,7 +2,7 @@ import type { TLlmModel } from '@cairn/contracts/applications';
 
 /**
  * The built-in "embedding model" is no embedding model: Cairn ships none (see
- * docs/decisions/004-builtin-retrieval.md). No package we can install carries the weights of a
+ * docs/decisions/020-builtin-retrieval.md). No package we can install carries the weights of a
  * real sentence-embedding model, and loading them from a model hub at run time would need a
  * network the product must not depend on; a hashed bag of words posing as vectors would be a fake
  * embedding (DESIGN §5). So the built-in default retrieves lexically only, by BM25 over stemmed

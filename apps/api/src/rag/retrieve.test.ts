@@ -109,6 +109,35 @@ describe('retrieve (built-in: BM25)', () => {
 });
 
 describe('language handling', () => {
+  it('drops stop words for every chunk, also those indexed without stemming', async () => {
+    const { applicationId } = await insertApplication(database);
+    await indexCorpus(
+      applicationId,
+      { Glaciers: 'The glacier melts in the summer and grows in the winter.' },
+      'en',
+    );
+    // An unknown language is indexed with `simple`, which keeps "is" and "the" as words.
+    await indexCorpus(applicationId, { Filler: 'is the is the of the is the and the is' }, 'xx');
+    const results = await retrieve(database, app(applicationId), 'Is the glacier melting?', 5);
+    expect(results.map((r) => r.item_title)).toEqual(['Glaciers']);
+  });
+
+  it('counts a word as common across languages (document frequency per word)', async () => {
+    const { applicationId } = await insertApplication(database);
+    // "protein" is in every item, in two languages; "kinase" in one English item only.
+    await indexCorpus(
+      applicationId,
+      {
+        A: 'The protein folds quickly in the cell and the kinase binds the membrane.',
+        B: 'The protein is stable in the cell at room temperature for days.',
+      },
+      'en',
+    );
+    await indexCorpus(applicationId, { C: 'Protein protein protein protein.' }, 'xx');
+    const results = await retrieve(database, app(applicationId), 'protein kinase', 3);
+    expect(results[0]?.item_title).toBe('A');
+  });
+
   it('stems each item in its own language and matches inflected query words', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, {

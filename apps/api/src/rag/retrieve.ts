@@ -17,13 +17,18 @@ const MIN_CANDIDATES = 50;
 const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::regconfig)`).join(', ');
 
 /**
- * BM25 over the postings of one application. A query is too short for the language detector, so
- * it is tokenized in each configuration the application's chunks use (found by a loose index scan
- * of the postings key: one probe per configuration); each chunk was indexed in exactly one, so
- * only the lexemes of its own configuration can match it and nothing is counted twice. Postings
- * are read per query lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
- * trading the probes for a scan of the application's postings). Document frequencies come from
- * the same rows; the collection size and average length from knowledge_index_stats.
+ * BM25 over the postings of one application.
+ *
+ * Chunks are stemmed in their item's language, so one query word has a lexeme per configuration
+ * (`running` → `run` in english, `running` in simple). The query is split into words; each word is
+ * turned into its lexeme in every configuration the application uses (found by a loose index scan
+ * of the postings key: one probe per configuration) and matched only against chunks of that
+ * configuration. Document frequency is counted per word over all of them, so a word is as rare
+ * or common as it is in the whole application, whatever languages its chunks were detected in.
+ *
+ * Postings are read per lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
+ * trading the probes for a scan of all the application's postings). Collection size and average
+ * length come from knowledge_index_stats.
  */
 export const BM25_SQL = `
 WITH RECURSIVE used(ts_config) AS (
@@ -34,20 +39,28 @@ WITH RECURSIVE used(ts_config) AS (
   FROM used WHERE used.ts_config IS NOT NULL
 ),
 cfg(id, name) AS (VALUES ${CONFIG_VALUES}),
+words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
+stems AS (
+  SELECT words.w, used.ts_config, tsvector_to_array(to_tsvector(cfg.name, words.w)) AS lexemes
+  FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
+),
 q AS (
-  SELECT DISTINCT used.ts_config, l.lexeme
-  FROM used JOIN cfg ON cfg.id = used.ts_config
-  CROSS JOIN LATERAL unnest(to_tsvector(cfg.name, $2::text)) l
+  SELECT DISTINCT s.w, s.ts_config, l.lexeme
+  FROM stems s CROSS JOIN LATERAL unnest(s.lexemes) l(lexeme)
+  -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
+  -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
+  WHERE NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
 ),
 p AS MATERIALIZED (
-  SELECT p.chunk_id, q.ts_config, q.lexeme, p.tf, p.chunk_length
+  SELECT q.w, k.chunk_id, max(k.tf) AS tf, max(k.chunk_length) AS chunk_length
   FROM q CROSS JOIN LATERAL (
     SELECT k.chunk_id, k.tf, k.chunk_length FROM knowledge_postings k
     WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
     OFFSET 0
-  ) p
+  ) k
+  GROUP BY q.w, k.chunk_id
 ),
-df AS MATERIALIZED (SELECT ts_config, lexeme, count(*)::float8 AS n FROM p GROUP BY ts_config, lexeme),
+df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w),
 stats AS MATERIALIZED (
   SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
   FROM knowledge_index_stats WHERE application_id = $1
@@ -56,7 +69,7 @@ SELECT p.chunk_id AS id,
        sum(ln(1 + (stats.n - df.n + 0.5) / (df.n + 0.5))
            * p.tf * (${BM25_K1} + 1)
            / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.chunk_length / stats.avgdl))) AS score
-FROM p JOIN df USING (ts_config, lexeme) CROSS JOIN stats
+FROM p JOIN df USING (w) CROSS JOIN stats
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT $3`;
