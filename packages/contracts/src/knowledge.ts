@@ -14,6 +14,10 @@ export const KNOWLEDGE_LIMITS = {
   textChars: 200_000,
   titleChars: 255,
   urlChars: 2048,
+  /** Levels of same-site links a URL item may follow. */
+  crawlDepthMax: 2,
+  /** Pages one crawl may add, the start page excluded. */
+  crawlPages: 20,
 } as const;
 
 export const ZKnowledgeItemType = z.enum(KNOWLEDGE_ITEM_TYPES);
@@ -95,3 +99,9 @@ export const ZItemUrl = z
       return false;
     }
   }, 'Enter a web address starting with http:// or https://');
+
+export const ZItemCrawlDepth = z.coerce
+  .number({ error: `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}` })
+  .int(`A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`)
+  .min(0, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`)
+  .max(KNOWLEDGE_LIMITS.crawlDepthMax, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database } from '@cairn/db/client';
+import type { Database, Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
+import { addCrawledPages, sameSiteLinks } from './crawl-links.ts';
 import { FetchError, fetchUrl } from './fetch-url.ts';
 import type { FileStore } from './file-store.ts';
 import { deleteItemChunks, indexItem } from './index-chunks.ts';
@@ -27,8 +28,8 @@ export interface IngestDeps {
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
   /** Publishes the row as a `kb_updates` event to the application's owner. */
   publish(owner: { ownerId: number; applicationUuid: string }, row: ItemRow): Promise<void>;
-  /** Queues (again) the ingestion of an item. */
-  enqueue(itemId: number, options?: { startAfterSeconds?: number }): Promise<void>;
+  /** Queues (again) the ingestion of items; with `tx`, inside that transaction. */
+  enqueue(itemIds: number[], options?: { startAfterSeconds?: number; tx?: Db }): Promise<void>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -137,6 +138,9 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
         await progress({ progress: 30 + Math.round(Math.min(1, Math.max(0, fraction)) * 65) });
       },
     });
+    if (claimed.type === 'url' && claimed.crawlDepth > 0 && source.baseUrl) {
+      await crawl(deps, owner, claimed, sameSiteLinks(parsed.links, source.baseUrl));
+    }
     const done = await update({
       status: 'ready',
       progress: 100,
@@ -151,6 +155,29 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
     await handleFailure(deps, { itemId, lease, attempts: claimed.attempts, error, update });
   } finally {
     clearInterval(heartbeat);
+  }
+}
+
+/** Adds a crawled page's same-site links as items; a failure here never fails the page itself. */
+async function crawl(
+  deps: IngestDeps,
+  owner: { ownerId: number; applicationUuid: string },
+  item: ItemRow,
+  links: string[],
+): Promise<void> {
+  try {
+    const added = await deps.database.db.transaction(async (tx) => {
+      const rows = await addCrawledPages(tx, item, links);
+      if (rows.length)
+        await deps.enqueue(
+          rows.map((row) => row.id),
+          { tx },
+        );
+      return rows;
+    });
+    for (const row of added) await deps.publish(owner, row);
+  } catch (err) {
+    deps.log.warn({ err, itemId: item.id }, 'adding crawled pages failed');
   }
 }
 
@@ -214,7 +241,7 @@ async function handleFailure(
       'knowledge ingestion failed; retrying',
     );
     const requeued = await ctx.update({ status: 'queued', progress: 0, lease: null });
-    if (requeued) await deps.enqueue(ctx.itemId, { startAfterSeconds: 5 * ctx.attempts });
+    if (requeued) await deps.enqueue([ctx.itemId], { startAfterSeconds: 5 * ctx.attempts });
     return;
   }
   if (!permanent) deps.log.error({ err: error, itemId: ctx.itemId }, 'knowledge ingestion failed');
@@ -270,13 +297,13 @@ export async function recoverStalledItems(
   );
   for (const row of rows) {
     if (row.status === 'failed') await deleteItemChunks(deps.database, row.id).catch(() => {});
-    else await deps.enqueue(row.id);
+    else await deps.enqueue([row.id]);
     const [app] = await db
       .select({ uuid: applications.uuid, ownerId: applications.ownerId })
       .from(applications)
       .where(eq(applications.id, row.applicationId));
     if (app) await deps.publish({ ownerId: app.ownerId, applicationUuid: app.uuid }, row);
   }
-  for (const row of waiting) await deps.enqueue(row.id);
+  if (waiting.length) await deps.enqueue(waiting.map((row) => row.id));
   return rows.length + waiting.length;
 }

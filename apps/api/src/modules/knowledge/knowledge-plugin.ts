@@ -73,7 +73,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
     },
     publish: (owner, row) => publishItem(app.realtime, owner, row),
-    enqueue: (itemId, options) => enqueue([itemId], options ?? {}),
+    enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
   };
   app.decorate('knowledge', { files, enqueue, deps });

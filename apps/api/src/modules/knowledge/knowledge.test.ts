@@ -22,6 +22,18 @@ function startSite() {
       if (req.url === '/guide') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(fixture('sample.html'));
+      } else if (req.url?.startsWith('/crawl/')) {
+        const page = req.url.slice('/crawl/'.length);
+        const links: Record<string, string[]> = {
+          a: ['/crawl/b', '/crawl/c#part', 'http://example.com/elsewhere', '/crawl/a', '/crawl/logo.png'],
+          b: ['/crawl/d', '/crawl/a'],
+          c: [],
+          d: [],
+        };
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end(
+          `<html><head><title>Page ${page}</title></head><body><h1>Page ${page}</h1><p>Crawled page ${page} about lighthouses.</p>${(links[page] ?? []).map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`,
+        );
       } else if (req.url === '/moved') {
         res.writeHead(302, { location: '/guide' });
         res.end();
@@ -233,6 +245,43 @@ describe('knowledge endpoints', () => {
     });
     const [item] = await settled(alice.token, appUuid, 1);
     expect(item).toMatchObject({ status: 'ready', title: 'Granite Lantern Handbook' });
+  });
+
+  it('crawls same-site links to the depth asked, as items of their own', async () => {
+    const appUuid = await createApp(alice.token);
+    const form = itemsForm([{ type: 'url', value: `${siteUrl}/crawl/a` }]);
+    form.append('items[0].crawl_depth', '1');
+    expect(
+      (await t.call('POST', `/api/applications/${appUuid}/knowledge/`, { token: alice.token, form })).status,
+    ).toBe(201);
+    let items: Item[] = [];
+    for (let i = 0; i < 100; i++) {
+      items = await settled(alice.token, appUuid);
+      if (items.length >= 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    items = await settled(alice.token, appUuid, 3);
+    // b and c (the fragment dropped), not the other site, not the image, not a itself; d is 2 levels away.
+    expect(items.map((i) => [i.title, i.status]).sort()).toEqual([
+      ['Page a', 'ready'],
+      ['Page b', 'ready'],
+      ['Page c', 'ready'],
+    ]);
+    const bad = itemsForm([
+      { type: 'url', value: `${siteUrl}/crawl/a` },
+      { type: 'text', value: 'x' },
+    ]);
+    bad.append('items[0].crawl_depth', '5');
+    bad.append('items[1].crawl_depth', '1');
+    const res = await t.call('POST', `/api/applications/${appUuid}/knowledge/`, {
+      token: alice.token,
+      form: bad,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({
+      'items[0].crawl_depth': ['A whole number from 0 to 2'],
+      'items[1].crawl_depth': ['Only URL items follow links'],
+    });
   });
 
   it('re-syncs an item and deletes it with its chunks and stored file', async () => {

@@ -34,7 +34,12 @@ export async function prepareItemRows(
         sizeBytes: data.length,
       });
     } else {
-      rows.push({ type: 'url', title: input.title ?? input.value, source: input.value });
+      rows.push({
+        type: 'url',
+        title: input.title ?? input.value,
+        source: input.value,
+        crawlDepth: input.crawlDepth,
+      });
     }
   }
   return rows;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   KNOWLEDGE_FILE_EXTENSIONS,
   KNOWLEDGE_LIMITS,
+  ZItemCrawlDepth,
   ZItemText,
   ZItemTitle,
   ZItemUrl,
@@ -16,9 +17,9 @@ import { firstLineTitle } from '../../rag/parse/decode-text.ts';
 export type KnowledgeItemInput =
   | { type: 'file'; title: string | undefined; filename: string; data: Buffer }
   | { type: 'text'; title: string; value: string }
-  | { type: 'url'; title: string | undefined; value: string };
+  | { type: 'url'; title: string | undefined; value: string; crawlDepth: number };
 
-const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file)$/;
+const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth)$/;
 
 /**
  * Reads the specification's item fields (`items[i].type` plus `items[i].file` or
@@ -28,7 +29,7 @@ const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file)$/;
 export function readItems(form: FormBody): KnowledgeItemInput[] {
   const slots = new Map<
     number,
-    { type?: string; value?: string; title?: string; file?: FormBody['files'][number] }
+    { type?: string; value?: string; title?: string; crawl_depth?: string; file?: FormBody['files'][number] }
   >();
   const slot = (index: number) => {
     let s = slots.get(index);
@@ -41,7 +42,7 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
   for (const [key, value] of Object.entries(form.fields)) {
     const match = KEY_RE.exec(key);
     if (!match || match[2] === 'file') continue;
-    slot(Number(match[1]))[match[2] as 'type' | 'value' | 'title'] = value;
+    slot(Number(match[1]))[match[2] as 'type' | 'value' | 'title' | 'crawl_depth'] = value;
   }
   const issues: Issue[] = [];
   const at = (index: number, field: string, message: string) =>
@@ -71,6 +72,9 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       continue;
     }
     const title = check(ZItemTitle, s.title ?? '', (m) => at(index, 'title', m)) || undefined;
+    if (type.data !== 'url' && s.crawl_depth !== undefined && s.crawl_depth !== '0') {
+      at(index, 'crawl_depth', 'Only URL items follow links');
+    }
     if (type.data === 'file') {
       if (s.value !== undefined && !s.file) at(index, 'file', 'A file item takes a file, not a value');
       else if (!s.file) at(index, 'file', 'Required');
@@ -93,7 +97,10 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       if (value) items.push({ type: 'text', title: title ?? firstLineTitle(value) ?? 'Untitled', value });
     } else {
       const value = check(ZItemUrl, s.value ?? '', (m) => at(index, 'value', m));
-      if (value) items.push({ type: 'url', title, value: new URL(value).toString() });
+      const depth = ZItemCrawlDepth.safeParse(s.crawl_depth ?? '0');
+      if (!depth.success) at(index, 'crawl_depth', depth.error.issues[0]?.message ?? 'Invalid value');
+      else if (value)
+        items.push({ type: 'url', title, value: new URL(value).toString(), crawlDepth: depth.data });
     }
   }
   if (issues.length) throw validationError(issues);
