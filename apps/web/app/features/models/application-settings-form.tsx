@@ -40,7 +40,11 @@ export function useSettingsSavedToast(appUuid: string) {
 const selectedOf = (app: TApplication, type: 'text' | 'embedding') =>
   app.llm_models.find((m) => m.model_type === type)?.uuid ?? '';
 
-/** Models, instructions, temperature and strictness of one application. */
+/**
+ * Models, instructions, temperature and strictness of one application. Every control also carries
+ * its saved value as a DOM default: react-hook-form fills registered fields only after hydration,
+ * and the server-rendered form must show (and, posted early, send) the saved settings.
+ */
 export function ApplicationSettingsForm({
   application,
   models,
@@ -103,7 +107,7 @@ export function ApplicationSettingsForm({
           error={fieldErrors.text_model?.message}
         >
           {(aria) => (
-            <NativeSelect {...aria} {...register('text_model')}>
+            <NativeSelect {...aria} defaultValue={defaults.text_model} {...register('text_model')}>
               {missing(defaults.text_model, textModels)}
               {textModels.map(option)}
             </NativeSelect>
@@ -116,7 +120,7 @@ export function ApplicationSettingsForm({
           error={fieldErrors.embedding_model?.message}
         >
           {(aria) => (
-            <NativeSelect {...aria} {...register('embedding_model')}>
+            <NativeSelect {...aria} defaultValue={defaults.embedding_model} {...register('embedding_model')}>
               {missing(defaults.embedding_model, embeddingModels)}
               {embeddingModels.map(option)}
             </NativeSelect>
@@ -150,6 +154,7 @@ export function ApplicationSettingsForm({
             rows={4}
             maxLength={4000}
             placeholder="e.g. Answer in a friendly tone, in the language of the question."
+            defaultValue={defaults.instructions}
             {...register('instructions')}
           />
         )}
@@ -168,6 +173,7 @@ export function ApplicationSettingsForm({
             max={TEMPERATURE_MAX}
             step={0.1}
             className="w-full accent-primary"
+            defaultValue={defaults.temperature}
             {...register('temperature')}
           />
         )}
@@ -189,6 +195,7 @@ export function ApplicationSettingsForm({
                 type="radio"
                 value={level}
                 className="mt-0.5 size-4 accent-primary"
+                defaultChecked={level === defaults.strictness}
                 {...register('strictness')}
               />
               <span className="grid content-start gap-1">
