@@ -30,8 +30,11 @@ declare module 'fastify' {
 
 /** Jobs that die with their worker are recovered by our heartbeat; pg-boss must not also retry them. */
 const JOB_OPTIONS = { retryLimit: 0, expireInSeconds: 60 * 60 } as const;
-/** Independent worker loops per process: items of one request are ingested side by side. */
-const WORKER_LOOPS = 2;
+/**
+ * Independent worker loops per process: items are ingested side by side. PostgreSQL overlaps
+ * their commits (fsync waits); PGlite has one connection, where more loops only add contention.
+ */
+const WORKER_LOOPS = { postgres: 4, pglite: 2 } as const;
 
 /** The knowledge pipeline's wiring: file store, job queueing, the ingestion workers and the stall reaper. */
 export default fp(async function knowledgePlugin(app: FastifyInstance) {
@@ -80,7 +83,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
 
   if (!app.jobs.runsWorkers) return;
   await ensureQueue();
-  for (let i = 0; i < WORKER_LOOPS; i++) {
+  for (let i = 0; i < WORKER_LOOPS[app.database.kind]; i++) {
     await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 20 }, (job) =>
       ingestItem(deps, job.data.itemId),
     );
