@@ -1,4 +1,4 @@
-import { KNOWLEDGE_FILE_ACCEPT } from '@cairn/contracts/knowledge';
+import { KNOWLEDGE_FILE_ACCEPT, KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
 import { FileTextIcon, GlobeIcon, TextIcon, UploadIcon, XIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
@@ -26,6 +26,7 @@ export function AddKnowledge() {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
+  const [crawlDepth, setCrawlDepth] = useState('0');
   const [dragging, setDragging] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -79,6 +80,7 @@ export function AddKnowledge() {
       if (!url.trim()) return setLocalError('Enter the address of a web page.');
       body.set('items[0].type', 'url');
       body.set('items[0].value', url.trim());
+      body.set('items[0].crawl_depth', crawlDepth);
     }
     setLocalError(null);
     sent.current = {
@@ -223,23 +225,43 @@ export function AddKnowledge() {
           </>
         ) : null}
         {kind === 'url' ? (
-          <Field
-            id={`${id}-url`}
-            label="Web page address"
-            description="The page is fetched and its main content indexed."
-            error={fieldErrors['items[0].value']}
-          >
-            {(aria) => (
-              <Input
-                {...aria}
-                type="url"
-                inputMode="url"
-                placeholder="https://example.com/guide"
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
-              />
-            )}
-          </Field>
+          <>
+            <Field
+              id={`${id}-url`}
+              label="Web page address"
+              description="The page is fetched and its main content indexed."
+              error={fieldErrors['items[0].value']}
+            >
+              {(aria) => (
+                <Input
+                  {...aria}
+                  type="url"
+                  inputMode="url"
+                  placeholder="https://example.com/guide"
+                  value={url}
+                  onChange={(e) => setUrl(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field
+              id={`${id}-crawl`}
+              label="Linked pages"
+              description={`Pages of the same site linked from it are added as items too (at most ${KNOWLEDGE_LIMITS.crawlPages}).`}
+            >
+              {(aria) => (
+                <select
+                  {...aria}
+                  value={crawlDepth}
+                  onChange={(e) => setCrawlDepth(e.target.value)}
+                  className="h-9 w-full max-w-xs rounded-md border border-input bg-background px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40"
+                >
+                  <option value="0">Only this page</option>
+                  <option value="1">This page and the pages it links to</option>
+                  <option value="2">Two levels of links</option>
+                </select>
+              )}
+            </Field>
+          </>
         ) : null}
         <div>
           <Button type="submit" disabled={busy}>
