@@ -69,6 +69,20 @@ describe('retrieve (built-in: BM25)', () => {
     expect(results.map((r) => r.item_title).sort()).toEqual(['Glaciers', 'Tides', 'Volcanoes']);
   });
 
+  it('skips very common words in a large application, unless every word is common', async () => {
+    const { applicationId } = await insertApplication(database);
+    await indexCorpus(applicationId, CORPUS);
+    // Treat 5 chunks as large and 30% as common: "sea" (2 of 5 chunks) is skipped, "ash" is not.
+    const pruning = { largeCollection: 5, commonWordFraction: 0.3 };
+    const pruned = await lexicalSearch(database, applicationId, 'sea ash', 10, pruning);
+    const full = await lexicalSearch(database, applicationId, 'sea ash', 10);
+    expect(pruned).toHaveLength(1);
+    expect(full).toHaveLength(3);
+    expect(pruned[0]?.id).toBe(full[0]?.id);
+    // Only common words: all of them are used.
+    expect(await lexicalSearch(database, applicationId, 'sea', 10, pruning)).toHaveLength(2);
+  });
+
   it('finds nothing when no word of the query is in the knowledge', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, CORPUS);

@@ -13,6 +13,10 @@ export const RRF_K = 60;
 /** Each ranking contributes this many candidates (at least) to the fusion. */
 const MIN_CANDIDATES = 50;
 
+/** From this many chunks on, very common query words are skipped (see BM25_SQL). */
+export const LARGE_COLLECTION = 20_000;
+export const COMMON_WORD_FRACTION = 0.1;
+
 /** Configuration ids and names, for turning the query into lexemes in SQL. */
 const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::regconfig)`).join(', ');
 
@@ -25,6 +29,11 @@ const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::
  * of the postings key: one probe per configuration) and matched only against chunks of that
  * configuration. Document frequency is counted per word over all of them, so a word is as rare
  * or common as it is in the whole application, whatever languages its chunks were detected in.
+ *
+ * In a large application (LARGE_COLLECTION chunks or more) a word found in more than
+ * COMMON_WORD_FRACTION of the chunks is left out of the score (unless every word of the query is
+ * that common): reading and summing its postings would cost most of the query's time, for a word
+ * with a low IDF. Counting stops at the cap, so finding out costs at most that many index entries.
  *
  * Postings are read per lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
  * trading the probes for a scan of all the application's postings). Collection size and average
@@ -51,20 +60,39 @@ q AS (
   -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
   WHERE NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
 ),
+stats AS MATERIALIZED (
+  SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
+  FROM knowledge_index_stats WHERE application_id = $1
+),
+cap AS MATERIALIZED (
+  SELECT floor(n * $5::float8)::bigint AS c FROM stats WHERE n >= $4::float8
+),
+sizes AS MATERIALIZED (
+  SELECT q.w, sum(c.n) AS n
+  FROM q CROSS JOIN cap CROSS JOIN LATERAL (
+    SELECT count(*) AS n FROM (
+      SELECT 1 FROM knowledge_postings k
+      WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
+      LIMIT cap.c + 1
+    ) x
+  ) c
+  GROUP BY q.w
+),
+kept AS (
+  SELECT q.* FROM q
+  WHERE NOT EXISTS (SELECT 1 FROM sizes s CROSS JOIN cap WHERE s.w = q.w AND s.n > cap.c)
+     OR NOT EXISTS (SELECT 1 FROM sizes s CROSS JOIN cap WHERE s.n <= cap.c)
+),
 p AS MATERIALIZED (
   SELECT q.w, k.chunk_id, max(k.tf) AS tf, max(k.chunk_length) AS chunk_length
-  FROM q CROSS JOIN LATERAL (
+  FROM kept q CROSS JOIN LATERAL (
     SELECT k.chunk_id, k.tf, k.chunk_length FROM knowledge_postings k
     WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
     OFFSET 0
   ) k
   GROUP BY q.w, k.chunk_id
 ),
-df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w),
-stats AS MATERIALIZED (
-  SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
-  FROM knowledge_index_stats WHERE application_id = $1
-)
+df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w)
 SELECT p.chunk_id AS id,
        sum(ln(1 + (stats.n - df.n + 0.5) / (df.n + 0.5))
            * p.tf * (${BM25_K1} + 1)
@@ -85,11 +113,14 @@ export async function lexicalSearch(
   applicationId: number,
   query: string,
   limit: number,
+  pruning = { largeCollection: LARGE_COLLECTION, commonWordFraction: COMMON_WORD_FRACTION },
 ): Promise<RankedChunk[]> {
   const { rows } = await database.query<{ id: number; score: number | string }>(BM25_SQL, [
     applicationId,
     query,
     limit,
+    pruning.largeCollection,
+    pruning.commonWordFraction,
   ]);
   return rows.map((row) => ({ id: Number(row.id), score: Number(row.score) }));
 }
