@@ -234,7 +234,11 @@ async function handleFailure(
   const { error } = ctx;
   // The item was deleted while we worked: its chunks went with it.
   if (error instanceof AppError && error.code === 'not_found') return;
-  const permanent = error instanceof ParseError || error instanceof FetchError || error instanceof AppError;
+  // The document's fault (or the URL's): retrying cannot help.
+  const permanent =
+    error instanceof ParseError ||
+    error instanceof FetchError ||
+    (error instanceof AppError && error.statusCode < 500 && error.code !== 'rate_limited');
   if (!permanent && ctx.attempts < MAX_INGEST_ATTEMPTS) {
     deps.log.warn(
       { err: error, itemId: ctx.itemId, attempt: ctx.attempts },
@@ -245,12 +249,22 @@ async function handleFailure(
     return;
   }
   if (!permanent) deps.log.error({ err: error, itemId: ctx.itemId }, 'knowledge ingestion failed');
+  // AppError details are written for people (e.g. an embedding provider that is down); other
+  // errors may carry internals and are not shown.
   const reason = permanent
     ? (error as Error).message
-    : `Indexing failed ${MAX_INGEST_ATTEMPTS} times because of an internal error. Try re-sync later.`;
-  // A failed item is not searchable: whatever an earlier run indexed goes.
-  await deleteItemChunks(deps.database, ctx.itemId).catch(() => {});
-  await ctx.update({ status: 'failed', progress: 0, error: reason, chunkCount: 0, lease: null });
+    : error instanceof AppError
+      ? `${error.detail} (tried ${MAX_INGEST_ATTEMPTS} times; re-sync to try again)`
+      : `Indexing failed ${MAX_INGEST_ATTEMPTS} times because of an internal error. Try re-sync later.`;
+  const failed = await ctx.update({
+    status: 'failed',
+    progress: 0,
+    error: reason,
+    chunkCount: 0,
+    lease: null,
+  });
+  // A failed item is not searchable: whatever an earlier run indexed goes (unless another run took over).
+  if (failed) await deleteItemChunks(deps.database, ctx.itemId).catch(() => {});
 }
 
 /**
