@@ -227,11 +227,16 @@ test.describe('layout', () => {
     await expect(trigger).toBeFocused();
 
     await page.keyboard.press('Enter');
+    await expect(page.getByRole('menu')).toBeVisible();
     await page.keyboard.press('End');
+    await expect(page.getByRole('menuitem', { name: 'Create application' })).toBeFocused();
     await page.keyboard.press('Enter');
+    await expect(dialog.getByLabel('Name')).toBeFocused();
     await page.keyboard.type('Typed by keyboard');
     await page.keyboard.press('Enter');
+    // The new application opens and the dialog is gone.
     await expect(page.getByRole('heading', { level: 1, name: 'Typed by keyboard' })).toBeVisible();
+    await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(new RegExp(`/applications/${UUID.source}$`));
     expect(page.url()).not.toContain(app.uuid);
   });
@@ -274,6 +279,41 @@ test.describe('layout', () => {
     // Back does not show the signed-in page any more.
     await page.goto('/settings/models');
     await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  });
+});
+
+test.describe('reload guard', () => {
+  test('a new build id makes the next navigation a full page load', async ({ page, signIn }) => {
+    await signIn();
+    await page.goto('/settings/models');
+    const live = await (await page.request.get('/version.json')).json();
+    expect(live.buildId).toEqual(expect.any(String));
+    await page.evaluate(() => {
+      (window as unknown as { marker?: boolean }).marker = true;
+    });
+    const marker = () => page.evaluate(() => (window as unknown as { marker?: boolean }).marker ?? false);
+
+    // Same build: navigations stay client-side.
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible();
+    expect(await marker()).toBe(true);
+
+    // The server now reports another build; the client notices when the window gets focus.
+    await page.route('**/version.json', (route) => route.fulfill({ json: { buildId: 'a-newer-build' } }));
+    const checked = page.waitForResponse('**/version.json');
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await checked;
+    const loaded = page.waitForEvent('load');
+    await page.getByRole('link', { name: 'Notification profile' }).click();
+    await loaded;
+    await expect(page).toHaveURL('/settings/notification-profile');
+    expect(await marker()).toBe(false);
+    await expect(page.getByRole('heading', { level: 1, name: 'Notification profile' })).toBeVisible();
+    // The guard recorded the reload of this path (at most once per 10 s).
+    const stamp = await page.evaluate(() =>
+      sessionStorage.getItem('cairn:reloaded:/settings/notification-profile'),
+    );
+    expect(Number(stamp)).toBeGreaterThan(0);
   });
 });
 

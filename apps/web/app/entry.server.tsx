@@ -27,8 +27,11 @@ export default function handleRequest(
   const crawler = Boolean(userAgent && isbot(userAgent));
   if (crawler && responseStatusCode >= 400) return crawlerErrorResponse(responseStatusCode, responseHeaders);
 
-  const { nonce } = loadContext;
-  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(nonce, import.meta.env.DEV));
+  const nonce = import.meta.env.DEV ? undefined : loadContext.nonce;
+  responseHeaders.set(
+    'Content-Security-Policy',
+    contentSecurityPolicy(loadContext.nonce, import.meta.env.DEV),
+  );
   responseHeaders.set('Cache-Control', 'no-store');
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });

@@ -40,7 +40,9 @@ function useThemePrefs(): ThemePrefs {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root');
-  const nonce = root?.nonce;
+  // Dev allows inline scripts (Vite); without a nonce there is no dev-only hydration warning about it
+  // (browsers hide nonce attributes from the DOM).
+  const nonce = import.meta.env.DEV ? undefined : root?.nonce;
   const { theme, mode } = useThemePrefs();
   return (
     <html lang="en" data-theme={theme} data-mode={mode} suppressHydrationWarning>

@@ -78,7 +78,11 @@ export default async function webPlugin(app: FastifyInstance) {
     vite = await createServer({
       root: WEB_ROOT,
       configFile: path.join(WEB_ROOT, 'vite.config.ts'),
-      server: { middlewareMode: true },
+      // HMR socket on its own port, derived from PORT so two dev servers do not collide (3000 → 23000).
+      server: {
+        middlewareMode: true,
+        hmr: app.config.port > 0 && app.config.port < 45_000 ? { port: app.config.port + 20_000 } : true,
+      },
       appType: 'custom',
     });
     app.addHook('onClose', async () => vite?.close());

@@ -14,8 +14,8 @@ import {
   PlusIcon,
   SquarePenIcon,
 } from 'lucide-react';
-import { useRef, useState } from 'react';
-import { Link, NavLink, useFetcher } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useFetcher, useLocation } from 'react-router';
 import { ChatroomActions } from '../features/chat/chatroom-actions';
 import type { Application, ChatroomList, User } from '../lib/types';
 import { cn, NEW_CHAT_ID } from '../lib/utils';
@@ -59,6 +59,10 @@ function SectionTitle({ id, children }: { id: string; children: React.ReactNode 
 export function AppSidebar({ user, applications, selected, chatrooms }: SidebarProps) {
   const [createOpen, setCreateOpen] = useState(false);
   const switcherRef = useRef<HTMLButtonElement>(null);
+  const location = useLocation();
+  // The sidebar outlives page changes: a created application opens, so the dialog must close.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation
+  useEffect(() => setCreateOpen(false), [location.key]);
   const base = selected ? `/applications/${selected.uuid}` : null;
   return (
     <div className="flex h-full min-h-0 flex-col">
