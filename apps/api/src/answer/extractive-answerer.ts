@@ -16,7 +16,7 @@ export function relevantPassages(question: string, passages: Passage[]): Passage
   return (
     passages
       // The item title is left out: it is shared by every passage of the item and proves nothing.
-      .map((p, rank) => ({ p, rank, hits: overlap(query, `${p.heading ?? ''} ${p.content}`) }))
+      .map((p, rank) => ({ p, rank, hits: overlap(query, `${headingOf(p) ?? ''} ${bodyOf(p.content)}`) }))
       .filter((x) => x.hits > 0)
       .sort((a, b) => b.hits - a.hits || a.rank - b.rank)
       .slice(0, MAX_PASSAGES)
@@ -47,8 +47,18 @@ export function bestSentences(question: string, content: string): string {
   return picked.join(' ');
 }
 
+/** The passage's heading path without the item's own title (shown already, matched by every passage). */
+export function headingOf(p: Passage): string | null {
+  if (!p.heading) return null;
+  const rest = p.heading
+    .split(' › ')
+    .filter((part) => part !== p.item_title)
+    .join(' › ');
+  return rest || null;
+}
+
 function locationOf(p: Passage): string {
-  const heading = p.heading && p.heading !== p.item_title ? p.heading : null;
+  const heading = headingOf(p);
   const parts = [heading, p.page !== null ? `page ${p.page}` : null].filter(Boolean);
   return parts.length ? ` (${parts.join(', ')})` : '';
 }

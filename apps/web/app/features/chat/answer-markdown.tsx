@@ -6,6 +6,15 @@ import remarkGfm from 'remark-gfm';
 
 const CITE = '#cite-';
 
+/** A source's heading path without the item title it starts with (the title is shown beside it). */
+export function headingOf(source: { heading: string | null; item_title: string }): string | null {
+  const rest = (source.heading ?? '')
+    .split(' › ')
+    .filter((part) => part && part !== source.item_title)
+    .join(' › ');
+  return rest || null;
+}
+
 /** `[1]`, `[1, 2]` and `[1][2]` become links to `#cite-n`, outside code spans and fences. */
 export function linkCitations(text: string): string {
   return text

@@ -10,6 +10,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
+import { headingOf } from './answer-markdown';
 
 /** The cited passage: its item, where in it, the text; and a way to the item in the knowledge base. */
 export function CitationDialog({
@@ -22,7 +23,7 @@ export function CitationDialog({
   onClose: () => void;
 }) {
   const where = source
-    ? [source.heading, source.page !== null ? `Page ${source.page}` : null].filter(Boolean).join(' · ')
+    ? [headingOf(source), source.page !== null ? `Page ${source.page}` : null].filter(Boolean).join(' · ')
     : '';
   return (
     <Dialog open={source !== null} onOpenChange={(open) => !open && onClose()}>

@@ -12,7 +12,7 @@ import {
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
-import { AnswerMarkdown } from './answer-markdown';
+import { AnswerMarkdown, headingOf } from './answer-markdown';
 import type { ChatMessage } from './chat-state';
 import { RelativeTime } from './relative-time';
 
@@ -116,7 +116,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
                     <span className="truncate">
                       {source.item_title}
                       {source.page !== null ? ` · p. ${source.page}` : ''}
-                      {source.heading ? ` · ${source.heading}` : ''}
+                      {headingOf(source) ? ` · ${headingOf(source)}` : ''}
                     </span>
                   </button>
                 </li>
