@@ -155,6 +155,6 @@ test.describe('knowledge base', () => {
     await expect(items).toHaveCount(2);
     await expect(items.nth(0)).toContainText('Slipway rules');
     await expect(items.nth(1)).toContainText('Mousehole tide table', { timeout: 30_000 });
-    await expect(page.getByText('Ready')).toHaveCount(2, { timeout: 30_000 });
+    await expect(items.getByText('Ready', { exact: true })).toHaveCount(2, { timeout: 30_000 });
   });
 });
