@@ -4,10 +4,10 @@ import {
   index,
   integer,
   pgTable,
-  primaryKey,
   serial,
   smallint,
   text,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 import { knowledgeItems } from './knowledge.ts';
@@ -80,10 +80,9 @@ export const knowledgePostings = pgTable(
     chunkLength: integer('chunk_length').notNull(),
   },
   (t) => [
-    primaryKey({
-      name: 'knowledge_postings_pk',
-      columns: [t.applicationId, t.tsConfig, t.lexeme, t.chunkId],
-    }),
+    // Migration 0009 adds INCLUDE (tf, chunk_length), which drizzle-kit cannot express: a query
+    // then reads a lexeme's postings from the index alone (index-only scan), without the heap.
+    uniqueIndex('knowledge_postings_key').on(t.applicationId, t.tsConfig, t.lexeme, t.chunkId),
     index('knowledge_postings_chunk_idx').on(t.chunkId),
   ],
 );
