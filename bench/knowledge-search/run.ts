@@ -15,7 +15,7 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { type Database, openDatabase } from '@cairn/db/client';
 import pg from 'pg';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
-import { retrieve } from '../../apps/api/src/rag/retrieve.ts';
+import { lexicalSearch, retrieve } from '../../apps/api/src/rag/retrieve.ts';
 import { loadSciFact, percentile } from '../retrieval-quality/scifact.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -140,9 +140,21 @@ async function benchSize(chunkCount: number) {
     latencies.push(performance.now() - t);
   }
   latencies.sort((a, b) => a - b);
+  // The same BM25 without skipping common words (what applications under LARGE_COLLECTION get).
+  const exact: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await lexicalSearch(database, app.id, q, 5, {
+      largeCollection: Number.MAX_SAFE_INTEGER,
+      commonWordFraction: 1,
+    });
+    exact.push(performance.now() - t);
+  }
+  exact.sort((a, b) => a - b);
   console.log(
     `${database.kind} ${chunkCount.toLocaleString('en')} chunks (+${Math.round(chunkCount / 10).toLocaleString('en')} in a neighbour app, ${postings.toLocaleString('en')} postings, loaded in ${loadSeconds.toFixed(0)} s): ` +
       `search p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms; ` +
+      `BM25 without skipping common words p50 ${percentile(exact, 50).toFixed(1)} ms, p95 ${percentile(exact, 95).toFixed(1)} ms; ` +
       `peak RSS so far ${(peakRss / 1024 / 1024).toFixed(0)} MiB`,
   );
   await database.close();

@@ -17,8 +17,10 @@ const MIN_CANDIDATES = 50;
 export const LARGE_COLLECTION = 20_000;
 export const COMMON_WORD_FRACTION = 0.1;
 
-/** Configuration ids and names, for turning the query into lexemes in SQL. */
-const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map((name, id) => `(${id}, '${name}'::regconfig)`).join(', ');
+/** Configuration ids and their dictionaries (every configuration stems words with one), for the query words. */
+const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map(
+  (name, id) => `(${id}, '${name === 'simple' ? 'simple' : `${name}_stem`}'::regdictionary)`,
+).join(', ');
 
 /**
  * BM25 over the postings of one application.
@@ -47,18 +49,20 @@ WITH RECURSIVE used(ts_config) AS (
           WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
   FROM used WHERE used.ts_config IS NOT NULL
 ),
-cfg(id, name) AS (VALUES ${CONFIG_VALUES}),
+cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
 words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
 stems AS (
-  SELECT words.w, used.ts_config, tsvector_to_array(to_tsvector(cfg.name, words.w)) AS lexemes
+  SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
   FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
 ),
 q AS (
-  SELECT DISTINCT s.w, s.ts_config, l.lexeme
-  FROM stems s CROSS JOIN LATERAL unnest(s.lexemes) l(lexeme)
-  -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
-  -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
-  WHERE NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
+  -- One lexeme per word and configuration, so (word, chunk) pairs are unique below.
+  SELECT s.w, s.ts_config, s.lexemes[1] AS lexeme
+  FROM stems s
+  WHERE cardinality(s.lexemes) > 0
+    -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
+    -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
+    AND NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
 ),
 stats AS MATERIALIZED (
   SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
@@ -84,13 +88,12 @@ kept AS (
      OR NOT EXISTS (SELECT 1 FROM sizes s CROSS JOIN cap WHERE s.n <= cap.c)
 ),
 p AS MATERIALIZED (
-  SELECT q.w, k.chunk_id, max(k.tf) AS tf, max(k.chunk_length) AS chunk_length
+  SELECT q.w, k.chunk_id, k.tf, k.chunk_length
   FROM kept q CROSS JOIN LATERAL (
     SELECT k.chunk_id, k.tf, k.chunk_length FROM knowledge_postings k
     WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
     OFFSET 0
   ) k
-  GROUP BY q.w, k.chunk_id
 ),
 df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w)
 SELECT p.chunk_id AS id,
