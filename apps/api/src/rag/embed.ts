@@ -1,16 +1,12 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { AppError } from '../lib/app-error.ts';
+import { resolveProviderEmbedder } from '../models/resolve-embedder.ts';
 import { isBuiltinEmbedding } from './builtin-embedder.ts';
 import type { Embedder } from './types.ts';
 
 /** Texts sent to a provider per request: a few chunks of text, well under providers' input caps. */
 export const EMBED_BATCH_SIZE = 64;
-
-/** The module the models work provides; loaded lazily so retrieval works before it exists. */
-const PROVIDER_EMBEDDER_MODULE = '../models/resolve-embedder.ts';
-
-type ResolveProviderEmbedder = (database: Database, ref: TLlmModel) => Promise<Embedder>;
 
 /** The application's selected embedding model: the first `embedding` entry of its models. */
 export function selectedEmbeddingModel(llmModels: TLlmModel[]): TLlmModel | undefined {
@@ -24,26 +20,7 @@ export function selectedEmbeddingModel(llmModels: TLlmModel[]): TLlmModel | unde
 export async function resolveEmbedder(database: Database, llmModels: TLlmModel[]): Promise<Embedder | null> {
   const ref = selectedEmbeddingModel(llmModels);
   if (!ref || isBuiltinEmbedding(ref)) return null;
-  const resolveProviderEmbedder = await loadProviderEmbedderResolver();
-  if (!resolveProviderEmbedder) {
-    throw new AppError(
-      'unavailable',
-      `The embedding model "${ref.name}" (${ref.provider}) cannot be used yet.`,
-    );
-  }
   return resolveProviderEmbedder(database, ref);
-}
-
-async function loadProviderEmbedderResolver(): Promise<ResolveProviderEmbedder | undefined> {
-  try {
-    const mod: { resolveProviderEmbedder?: unknown } = await import(PROVIDER_EMBEDDER_MODULE);
-    return typeof mod.resolveProviderEmbedder === 'function'
-      ? (mod.resolveProviderEmbedder as ResolveProviderEmbedder)
-      : undefined;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
-    throw error;
-  }
 }
 
 /**
