@@ -36,6 +36,8 @@ export interface TAnswerMetadata {
   usage?: { input_tokens?: number | undefined; output_tokens?: number | undefined } | undefined;
   latency_ms?: number;
   first_token_ms?: number;
+  /** Time spent searching the knowledge, within `first_token_ms`. */
+  retrieval_ms?: number;
   /** Set when the answer failed: a sentence a person understands. */
   error?: string;
   /** What kind of failure: auth, rate_limited, timeout, model_not_found, unreachable, retrieval … */

@@ -194,7 +194,11 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
   try {
     armIdle();
     const { question, history } = await loadConversation(app, chatroom.id, job.messageId, metadata.reply_to);
+    // The provider's model resolves (a query and a key decryption) while the knowledge is searched.
+    const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app.database, ownerId, ref);
+    modelReady?.catch(() => {});
     let passages: Passage[];
+    const searchStarted = performance.now();
     try {
       passages = question
         ? await deps.retrieve(
@@ -208,15 +212,16 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
       app.log.warn({ err: error }, 'retrieval failed');
       throw new Error(`Could not search the knowledge: ${(error as Error).message}`, { cause: 'retrieval' });
     }
+    metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
     let generation: TextGeneration;
     cited = passages;
-    if (ref.provider === 'builtin') {
+    if (!modelReady) {
       cited = relevantPassages(question, passages);
       generation = cited.length ? extractiveAnswer(question, cited) : fixedText(NOT_COVERED_ANSWER);
     } else if (!passages.length && application.strictness === 'strict') {
       generation = fixedText(NOT_COVERED_ANSWER);
     } else {
-      const model = await deps.resolveTextModel(app.database, ownerId, ref);
+      const model = await modelReady;
       const prompt = buildPrompt({
         applicationName: application.name,
         instructions: application.instructions,
