@@ -349,10 +349,18 @@ test.describe('themes', () => {
 
   test('the public pages offer the theme too', async ({ page }) => {
     await page.goto('/login');
-    await page.getByRole('button', { name: 'Theme' }).click();
-    await page.getByRole('menuitemradio', { name: 'Blue' }).click();
+    const toggle = page.getByRole('button', { name: 'Theme' });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await page.getByRole('radio', { name: 'Blue' }).check();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(page.locator('html')).toHaveAttribute('data-mode', 'dark');
+    await page.keyboard.press('Escape');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(toggle).toBeFocused();
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
+    await expect(page.locator('html')).toHaveAttribute('data-mode', 'dark');
   });
 });

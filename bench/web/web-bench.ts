@@ -40,7 +40,11 @@ function assetsOf(html: string): { js: string[]; css: string[] } {
   for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) js.add(m[1]!);
   // React Router's entry imports (inline module script) are also preloaded above; catch any extra.
   for (const m of html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) js.add(m[1]!);
-  for (const m of html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)) css.add(m[1]!);
+  for (const m of html.matchAll(/<link\b[^>]*>/g)) {
+    const tag = m[0];
+    const href = /href="([^"]+)"/.exec(tag)?.[1];
+    if (href && /rel="stylesheet"/.test(tag)) css.add(href);
+  }
   return { js: [...js], css: [...css] };
 }
 

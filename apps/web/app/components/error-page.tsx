@@ -12,7 +12,10 @@ export function ErrorPage({ status }: { status: number }) {
   const notFound = status === 404;
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-6 py-16 text-center">
-      <p className="text-7xl font-semibold tracking-tight text-muted-foreground tabular-nums" aria-hidden="true">
+      <p
+        className="text-7xl font-semibold tracking-tight text-muted-foreground tabular-nums"
+        aria-hidden="true"
+      >
         {status}
       </p>
       <div className="grid gap-2">

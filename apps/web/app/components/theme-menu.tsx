@@ -1,6 +1,6 @@
 import { MonitorIcon, MoonIcon, PaletteIcon, SunIcon } from 'lucide-react';
-import { useFetcher, useRouteLoaderData } from 'react-router';
-import { MODES, THEMES, type ThemePrefs } from '../lib/theme';
+import { MODES, THEMES } from '../lib/theme';
+import { useTheme } from './theme-menu-state';
 import { Button } from './ui/button';
 import {
   DropdownMenu,
@@ -14,29 +14,6 @@ import {
 
 const THEME_LABEL = { gray: 'Gray', blue: 'Blue', violet: 'Violet' } as const;
 const MODE_LABEL = { light: 'Light', dark: 'Dark', system: 'System' } as const;
-
-/** Current prefs, with an in-flight change applied (the root layout does the same for <html>). */
-export function useTheme() {
-  const root = useRouteLoaderData('root') as { theme: ThemePrefs } | undefined;
-  // One fetcher per setting: changing the mode right after the colour must not cancel the colour's post.
-  const colorFetcher = useFetcher({ key: 'theme-color' });
-  const modeFetcher = useFetcher({ key: 'theme-mode' });
-  const current: ThemePrefs = root?.theme ?? { theme: 'gray', mode: 'system' };
-  const pendingTheme = colorFetcher.formData?.get('theme');
-  const pendingMode = modeFetcher.formData?.get('mode');
-  const prefs: ThemePrefs = {
-    theme: THEMES.find((t) => t === pendingTheme) ?? current.theme,
-    mode: MODES.find((m) => m === pendingMode) ?? current.mode,
-  };
-  // Both settings are posted, the other one as currently shown (which includes an in-flight change),
-  // so two quick changes cannot overwrite each other with a stale cookie.
-  const set = (next: { theme: ThemePrefs['theme'] } | { mode: ThemePrefs['mode'] }) =>
-    ('theme' in next ? colorFetcher : modeFetcher).submit(
-      { ...prefs, ...next },
-      { method: 'post', action: '/theme' },
-    );
-  return { prefs, set };
-}
 
 /** Radio groups for colour theme and mode, for use inside any DropdownMenuContent. */
 export function ThemeMenuItems() {
@@ -82,7 +59,7 @@ export function ThemeMenuItems() {
   );
 }
 
-/** Stand-alone theme button (public pages). */
+/** Stand-alone Radix theme menu (the public pages use the lighter PublicThemeMenu). */
 export function ThemeMenu() {
   return (
     <DropdownMenu>

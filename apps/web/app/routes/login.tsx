@@ -1,7 +1,17 @@
 import { ZEmailRequest, ZLoginRequest } from '@cairn/contracts/accounts';
 import { MailIcon } from 'lucide-react';
 import { useEffect } from 'react';
-import { data, Form, Link, redirect, useFetcher, useNavigation, useSearchParams } from 'react-router';
+import { type Resolver, useForm } from 'react-hook-form';
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useFetcher,
+  useNavigation,
+  useSearchParams,
+  useSubmit,
+} from 'react-router';
 import { toast } from 'sonner';
 import { FormError } from '../components/form-error';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
@@ -12,13 +22,31 @@ import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { normalizeError } from '../lib/api-error';
 import { apiFailure, parseForm } from '../lib/form-data.server';
-import { useZodForm } from '../lib/forms';
 import { safeRedirect, setAuthCookie } from '../lib/session.server';
 import type { Route } from './+types/login';
 
 interface LoginResponse {
   token: string;
 }
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+/**
+ * The browser-side check of the sign-in form: the same rules and messages as ZLoginRequest, which the
+ * action applies again. Written without zod so the sign-in page ships no validation library (bench).
+ */
+const loginResolver: Resolver<LoginValues> = async (values) => {
+  const errors: Partial<Record<keyof LoginValues, { type: string; message: string }>> = {};
+  const email = values.email.trim();
+  if (!email) errors.email = { type: 'required', message: 'Required' };
+  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    errors.email = { type: 'email', message: 'Invalid email address' };
+  if (!values.password) errors.password = { type: 'required', message: 'Required' };
+  return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
+};
 
 export const meta: Route.MetaFunction = () => [{ title: 'Sign in · Cairn' }];
 
@@ -65,10 +93,19 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/login') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
-  const { form, onSubmit } = useZodForm(ZLoginRequest, {
-    defaultValues: { email: '', password: '' },
-    serverErrors: errors,
-  });
+  const form = useForm<LoginValues>({ resolver: loginResolver, defaultValues: { email: '', password: '' } });
+  const submit = useSubmit();
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    const element = event.currentTarget;
+    void form.handleSubmit(() => submit(element, { method: 'post' }))(event);
+  };
+  useEffect(() => {
+    const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
+    for (const field of ['email', 'password'] as const) {
+      const message = fieldErrors[field];
+      if (message) form.setError(field, { type: 'server', message });
+    }
+  }, [errors, form]);
   const {
     register,
     formState: { errors: fieldErrors },

@@ -1,6 +1,6 @@
 import { Outlet, redirect } from 'react-router';
 import { Brand } from '../components/brand';
-import { ThemeMenu } from '../components/theme-menu';
+import { PublicThemeMenu } from '../components/public-theme-menu';
 import { readAuthToken } from '../lib/session.server';
 import type { Route } from './+types/public-layout';
 
@@ -19,7 +19,7 @@ export default function PublicLayout() {
     <div className="flex min-h-dvh flex-col">
       <header className="flex h-16 items-center justify-between px-4 sm:px-6">
         <Brand />
-        <ThemeMenu />
+        <PublicThemeMenu />
       </header>
       <main className="flex flex-1 items-start justify-center px-4 pt-4 pb-16 sm:items-center sm:pt-0">
         <div className="w-full max-w-sm">
