@@ -116,8 +116,13 @@ test.describe('registration', () => {
 });
 
 test.describe('sign in', () => {
-  test('wrong password is a form-level error', async ({ page, sharedUser }) => {
+  test('validation messages, then a wrong password as a form-level error', async ({ page, sharedUser }) => {
     await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.locator('#email-error')).toHaveText('Required');
+    await expect(page.locator('#password-error')).toHaveText('Required');
+    await page.getByLabel('Email').fill('not-an-address');
+    await expect(page.locator('#email-error')).toHaveText('Invalid email address');
     await page.getByLabel('Email').fill(sharedUser.email);
     await page.getByLabel('Password').fill('wrong-password-1');
     await page.getByRole('button', { name: 'Sign in' }).click();
