@@ -66,11 +66,12 @@ export default async function webPlugin(app: FastifyInstance) {
   };
   const secureCookies = app.config.publicUrl.startsWith('https:');
 
-  const loadContext = (buildId: string) => (request: Request) => ({
+  const loadContext = (buildId: string) => (request: Request, client: { address: string }) => ({
     apiUrl: apiUrl(),
     nonce: request.headers.get(NONCE_HEADER) ?? '',
     buildId,
     secureCookies,
+    clientIp: client.address,
   });
 
   if (dev) {

@@ -7,7 +7,8 @@ import { ApiError, MESSAGE_TOKEN_MISSING } from './api-error';
 /** A real HTTP server on loopback that answers what the test asks for and records every request. */
 let server: http.Server;
 let baseURL: string;
-let requests: { method: string; url: string; authorization?: string; body: string }[] = [];
+let requests: { method: string; url: string; authorization?: string; forwardedFor?: string; body: string }[] =
+  [];
 let answer: { status: number; body: unknown } = { status: 200, body: {} };
 
 beforeAll(async () => {
@@ -21,6 +22,7 @@ beforeAll(async () => {
         method: req.method ?? '',
         url: req.url ?? '',
         authorization: req.headers.authorization,
+        forwardedFor: req.headers['x-forwarded-for'] as string | undefined,
         body,
       });
       res.writeHead(answer.status, { 'content-type': 'application/json' });
@@ -50,6 +52,12 @@ describe('request helper', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).message).toBe(MESSAGE_TOKEN_MISSING);
     expect(requests).toHaveLength(0);
+  });
+
+  it("forwards the browser's address for the API's per-IP limits", async () => {
+    const api = createApiClient({ baseURL, token: null, forwardedFor: '203.0.113.7' });
+    await api.post('/api/register/', { email: 'a@b.c' }, { auth: false });
+    expect(requests[0]?.forwardedFor).toBe('203.0.113.7');
   });
 
   it('sends no token for public calls', async () => {

@@ -33,9 +33,19 @@ export interface ApiClient {
   delete<T>(path: string, opts?: Omit<RequestOptions, 'body'>): Promise<T>;
 }
 
-export function createApiClient({ baseURL, token }: { baseURL: string; token: string | null }): ApiClient {
+export function createApiClient({
+  baseURL,
+  token,
+  forwardedFor,
+}: {
+  baseURL: string;
+  token: string | null;
+  /** The browser's address: SSR calls come from loopback, the API's per-IP limits need the real one. */
+  forwardedFor?: string;
+}): ApiClient {
   const request = async <T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };
+    if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
     if (opts.auth !== false) {
       if (!token) throw new ApiError(MESSAGE_TOKEN_MISSING, { status: 401 });
       headers.authorization = `Token ${token}`;
@@ -72,5 +82,9 @@ export function createApiClient({ baseURL, token }: { baseURL: string; token: st
 
 /** The client for one loader/action call: API base URL from the load context, token from the cookie. */
 export function apiFor({ request, context }: { request: Request; context: AppLoadContext }): ApiClient {
-  return createApiClient({ baseURL: context.apiUrl, token: readAuthToken(request) });
+  return createApiClient({
+    baseURL: context.apiUrl,
+    token: readAuthToken(request),
+    forwardedFor: context.clientIp,
+  });
 }

@@ -11,6 +11,8 @@ export interface WebLoadContext {
   buildId: string;
   /** Cookies get `Secure` when the app is served over https. */
   secureCookies: boolean;
+  /** The browser's address, forwarded to the API as X-Forwarded-For (its per-IP rate limits). */
+  clientIp: string;
 }
 
 declare module 'react-router' {
