@@ -115,7 +115,7 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
                   <li key={room.uuid} className="group relative min-w-0">
                     <NavLink
                       to={`${base}/messages/${room.uuid}`}
-                      className={(s) => cn(linkClass(s), 'pr-16')}
+                      className={(s) => cn(linkClass(s), 'pr-9')}
                     >
                       <MessageSquareIcon aria-hidden="true" />
                       <span className="min-w-0 truncate">{room.name}</span>

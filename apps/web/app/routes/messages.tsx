@@ -122,7 +122,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
             ))}
           </ol>
         )}
-        <div ref={end} />
+        <div ref={end} className="scroll-mb-36" />
       </div>
       <div className="sticky bottom-0 bg-background pt-2 pb-4">
         <Composer

@@ -22,7 +22,6 @@ import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { normalizeError } from '../../lib/api-error';
 import { chatApi } from './chat-api';
-import { RelativeTime } from './relative-time';
 
 /** The "…" menu of a chatroom in the sidebar: rename or delete it. */
 export function ChatroomActions({
@@ -30,7 +29,7 @@ export function ChatroomActions({
   chatroom,
 }: {
   appId: string;
-  chatroom: { uuid: string; name: string; last_message_at?: string | null | undefined };
+  chatroom: { uuid: string; name: string };
 }) {
   const [dialog, setDialog] = useState<'rename' | 'delete' | null>(null);
   const [name, setName] = useState(chatroom.name);
@@ -73,12 +72,6 @@ export function ChatroomActions({
 
   return (
     <>
-      {chatroom.last_message_at ? (
-        <RelativeTime
-          iso={chatroom.last_message_at}
-          className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 text-[0.65rem] text-muted-foreground group-focus-within:opacity-0 group-hover:opacity-0"
-        />
-      ) : null}
       <DropdownMenu>
         <DropdownMenuTrigger asChild>
           <Button
