@@ -161,15 +161,16 @@ try {
   let failed = 0;
   let chunks = 0;
   for (;;) {
-    const items = await call<Array<{ status: string; chunk_count: number }>>(
-      'GET',
-      `/api/applications/${app.uuid}/knowledge/`,
-      token,
-    );
+    const items = await call<
+      Array<{ status: string; chunk_count: number; title: string; error: string | null }>
+    >('GET', `/api/applications/${app.uuid}/knowledge/`, token);
     const ready = items.filter((i) => i.status === 'ready').length;
     failed = items.filter((i) => i.status === 'failed').length;
     if (ready + failed === data.corpus.length) {
       chunks = items.reduce((sum, i) => sum + i.chunk_count, 0);
+      for (const item of items.filter((i) => i.status === 'failed')) {
+        console.log(`failed: "${item.title.slice(0, 60)}…": ${item.error}`);
+      }
       break;
     }
     process.stderr.write(`… ${ready} ready after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
