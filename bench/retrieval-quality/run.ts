@@ -153,7 +153,9 @@ try {
           token,
           body,
         );
-        items.forEach((item, i) => docByItem.set(item.uuid, batch[i]!.id));
+        items.forEach((item, i) => {
+          docByItem.set(item.uuid, batch[i]!.id);
+        });
       }
     }),
   );
