@@ -81,8 +81,10 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   };
   app.decorate('knowledge', { files, enqueue, deps });
 
-  if (!app.jobs.runsWorkers) return;
+  // Created up front in every role: creating it lazily inside an item transaction would wait for
+  // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
   await ensureQueue();
+  if (!app.jobs.runsWorkers) return;
   for (let i = 0; i < WORKER_LOOPS[app.database.kind]; i++) {
     await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 20 }, (job) =>
       ingestItem(deps, job.data.itemId),
