@@ -54,7 +54,10 @@ export const TEST_PASSWORD = 'granite-lantern-49';
  * per-account limits stay as in production. `rate-limits.test.ts` checks the real defaults.
  */
 const RELAXED_IP_LIMITS = Object.fromEntries(
-  Object.entries(DEFAULT_AUTH_RATE_LIMITS).map(([action, l]) => [action, { ...l, perIp: { max: 100_000, windowSeconds: 60 } }]),
+  Object.entries(DEFAULT_AUTH_RATE_LIMITS).map(([action, l]) => [
+    action,
+    { ...l, perIp: { max: 100_000, windowSeconds: 60 } },
+  ]),
 ) as typeof DEFAULT_AUTH_RATE_LIMITS;
 
 /** Builds the real app on a cloned test database and listens on 127.0.0.1 at a free port. */
@@ -80,7 +83,14 @@ export async function startTestApp(
     allowPrivateUrls: true,
     ...overrides,
   };
-  const app = await buildApp({ config, database, runWorkers: true, logger: false, rateLimits: RELAXED_IP_LIMITS, ...build });
+  const app = await buildApp({
+    config,
+    database,
+    runWorkers: true,
+    logger: false,
+    rateLimits: RELAXED_IP_LIMITS,
+    ...build,
+  });
   build.beforeListen?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -1,6 +1,15 @@
-import { type AnyPgColumn, index, integer, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { applications } from './applications.ts';
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './accounts.ts';
+import { applications } from './applications.ts';
 
 export const KNOWLEDGE_TYPES = ['file', 'text', 'url'] as const;
 export const KNOWLEDGE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
@@ -33,7 +42,9 @@ export const knowledgeItems = pgTable(
     /** For `url` items: how many levels of same-site links to add as items of their own (0–2). */
     crawlDepth: integer('crawl_depth').notNull().default(0),
     /** The item whose crawl added this one (the page cap counts per root); null for items added by a person. */
-    crawlRootId: integer('crawl_root_id').references((): AnyPgColumn => knowledgeItems.id, { onDelete: 'set null' }),
+    crawlRootId: integer('crawl_root_id').references((): AnyPgColumn => knowledgeItems.id, {
+      onDelete: 'set null',
+    }),
     /**
      * Who is processing the item now: each claim writes a new lease, and a worker only writes
      * progress and results under its own lease, so a stalled worker that wakes up changes nothing.

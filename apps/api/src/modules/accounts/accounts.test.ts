@@ -17,7 +17,11 @@ describe('POST /api/register/', () => {
   it('creates the account with a trimmed, lower-cased e-mail and sends a verification link', async () => {
     const res = await register({ email: '  New.Person@Example.COM ', password: TEST_PASSWORD });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), email: 'new.person@example.com', username: 'new.person@example.com' });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      email: 'new.person@example.com',
+      username: 'new.person@example.com',
+    });
     const mail = await t.lastMail('new.person@example.com');
     expect(mail.subject).toBe('Verify your e-mail address');
     const link = mail.links.find((l) => l.startsWith(`${t.config.publicUrl}/verify-email?token=`));
@@ -40,7 +44,11 @@ describe('POST /api/register/', () => {
     [{ email: 'a@example.com' }, 'password', 'Required'],
     [{ email: 'a@example.com', password: 'short' }, 'password', 'At least 8 characters'],
     [{ email: 'a@example.com', password: 'x'.repeat(129) }, 'password', 'At most 128 characters'],
-    [{ email: 'a@example.com', password: 'password123' }, 'password', 'This password is too common; choose a less guessable one'],
+    [
+      { email: 'a@example.com', password: 'password123' },
+      'password',
+      'This password is too common; choose a less guessable one',
+    ],
   ])('rejects %j on %s with "%s"', async (body, field, message) => {
     const res = await register(body);
     expect(res.status).toBe(400);
@@ -50,7 +58,9 @@ describe('POST /api/register/', () => {
 
   it('creates nothing when the input is bad', async () => {
     await register({ email: 'half@example.com', password: 'short' });
-    const { rows } = await t.database.query(`SELECT count(*)::int AS n FROM users WHERE email = 'half@example.com'`);
+    const { rows } = await t.database.query(
+      `SELECT count(*)::int AS n FROM users WHERE email = 'half@example.com'`,
+    );
     expect(rows[0]).toEqual({ n: 0 });
   });
 });
@@ -75,7 +85,9 @@ describe('e-mail verification and login', () => {
     }
     expect((await t.call('POST', '/api/verify-email/', { json: {} })).status).toBe(400);
 
-    const login = await t.call('POST', '/api/login/', { json: { email: ` ${email.toUpperCase()} `, password: TEST_PASSWORD } });
+    const login = await t.call('POST', '/api/login/', {
+      json: { email: ` ${email.toUpperCase()} `, password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
     expect(login.body.token.length).toBeGreaterThanOrEqual(22);
     expect(login.body.user.email).toBe(email);
@@ -96,8 +108,12 @@ describe('e-mail verification and login', () => {
 
   it('gives the same answer for a wrong password and an unknown address', async () => {
     const { user } = await t.signUp();
-    const wrong = await t.call('POST', '/api/login/', { json: { email: user.email, password: 'not-the-password' } });
-    const unknown = await t.call('POST', '/api/login/', { json: { email: 'nobody@example.com', password: 'whatever-it-is' } });
+    const wrong = await t.call('POST', '/api/login/', {
+      json: { email: user.email, password: 'not-the-password' },
+    });
+    const unknown = await t.call('POST', '/api/login/', {
+      json: { email: 'nobody@example.com', password: 'whatever-it-is' },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: 'Invalid email or password', code: 'invalid_credentials' });
@@ -109,7 +125,9 @@ describe('e-mail verification and login', () => {
     await register({ email, password: TEST_PASSWORD });
     const before = t.outbox().length;
     const known = await t.call('POST', '/api/verify-email/resend/', { json: { email } });
-    const unknown = await t.call('POST', '/api/verify-email/resend/', { json: { email: 'ghost@example.com' } });
+    const unknown = await t.call('POST', '/api/verify-email/resend/', {
+      json: { email: 'ghost@example.com' },
+    });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
@@ -140,9 +158,14 @@ describe('me and logout', () => {
       name: '',
       sender_identifier: `reg_${user.id}`,
     });
-    const patched = await t.call('PATCH', '/api/me/', { token, json: { first_name: ' Ada ', last_name: 'Lovelace' } });
+    const patched = await t.call('PATCH', '/api/me/', {
+      token,
+      json: { first_name: ' Ada ', last_name: 'Lovelace' },
+    });
     expect(patched.body.name).toBe('Ada Lovelace');
-    expect((await t.call('PATCH', '/api/me/', { token, json: { first_name: 'x'.repeat(151) } })).status).toBe(400);
+    expect((await t.call('PATCH', '/api/me/', { token, json: { first_name: 'x'.repeat(151) } })).status).toBe(
+      400,
+    );
     expect((await t.call('POST', '/api/logout/', { token })).status).toBe(204);
     const after = await t.call('GET', '/api/me/', { token });
     expect(after.status).toBe(401);
@@ -166,10 +189,17 @@ describe('me and logout', () => {
       json: { first_name: 'Mallory' },
     });
     expect(foreign.status).toBe(403);
-    const own = await t.call('PATCH', '/api/me/', { headers: { cookie, origin: t.url }, json: { first_name: 'Own' } });
+    const own = await t.call('PATCH', '/api/me/', {
+      headers: { cookie, origin: t.url },
+      json: { first_name: 'Own' },
+    });
     expect(own.status).toBe(200);
     // A token in the header is not ambient authority: no origin check applies.
-    const header = await t.call('PATCH', '/api/me/', { token, headers: { origin: 'https://other.example' }, json: {} });
+    const header = await t.call('PATCH', '/api/me/', {
+      token,
+      headers: { origin: 'https://other.example' },
+      json: {},
+    });
     expect(header.status).toBe(200);
   });
 });
@@ -188,28 +218,43 @@ describe('password reset', () => {
 
     const weak = await t.call('POST', '/api/reset-password/', { json: { token, password: 'short' } });
     expect(weak.body.errors.password).toEqual(['At least 8 characters']);
-    const ok = await t.call('POST', '/api/reset-password/', { json: { token, password: 'new-granite-lantern-50' } });
+    const ok = await t.call('POST', '/api/reset-password/', {
+      json: { token, password: 'new-granite-lantern-50' },
+    });
     expect(ok.status).toBe(200);
     expect((await t.lastMail(user.email)).subject).toBe('Your password was changed');
     expect((await t.call('GET', '/api/me/', { token: session })).status).toBe(401);
-    const again = await t.call('POST', '/api/reset-password/', { json: { token, password: 'another-granite-51' } });
+    const again = await t.call('POST', '/api/reset-password/', {
+      json: { token, password: 'another-granite-51' },
+    });
     expect(again.status).toBe(400);
 
-    const oldLogin = await t.call('POST', '/api/login/', { json: { email: user.email, password: TEST_PASSWORD } });
+    const oldLogin = await t.call('POST', '/api/login/', {
+      json: { email: user.email, password: TEST_PASSWORD },
+    });
     expect(oldLogin.status).toBe(400);
-    const newLogin = await t.call('POST', '/api/login/', { json: { email: user.email, password: 'new-granite-lantern-50' } });
+    const newLogin = await t.call('POST', '/api/login/', {
+      json: { email: user.email, password: 'new-granite-lantern-50' },
+    });
     expect(newLogin.status).toBe(200);
   });
 
   it('never matches an empty or missing token, and refuses an expired one', async () => {
-    for (const json of [{ token: '', password: 'new-granite-lantern-50' }, { password: 'new-granite-lantern-50' }]) {
+    for (const json of [
+      { token: '', password: 'new-granite-lantern-50' },
+      { password: 'new-granite-lantern-50' },
+    ]) {
       expect((await t.call('POST', '/api/reset-password/', { json })).status).toBe(400);
     }
     const { user } = await t.signUp();
     await t.call('POST', '/api/forgot-password/', { json: { email: user.email } });
     const token = tokenFromLink((await t.lastMail(user.email)).links[0]!);
-    await t.database.query(`UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'reset_password'`);
-    const res = await t.call('POST', '/api/reset-password/', { json: { token, password: 'new-granite-lantern-50' } });
+    await t.database.query(
+      `UPDATE email_tokens SET expires_at = now() - interval '1 second' WHERE purpose = 'reset_password'`,
+    );
+    const res = await t.call('POST', '/api/reset-password/', {
+      json: { token, password: 'new-granite-lantern-50' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.detail).toMatch(/expired/);
   });

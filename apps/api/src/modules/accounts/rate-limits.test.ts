@@ -28,24 +28,41 @@ describe('rate limits on the account endpoints (production defaults)', () => {
     expect(last.body.code).toBe('rate_limited');
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another account from the same address is still allowed (until the per-IP limit).
-    const other = await t.call('POST', '/api/login/', { json: { email: 'other@example.com', password: 'wrong-password-1' } });
+    const other = await t.call('POST', '/api/login/', {
+      json: { email: 'other@example.com', password: 'wrong-password-1' },
+    });
     expect(other.status).toBe(400);
   });
 
   it('limits login attempts per IP across accounts', async () => {
     const max = DEFAULT_AUTH_RATE_LIMITS.login.perIp.max;
-    const bodies = Array.from({ length: max + 1 }, (_, i) => ({ email: `spray${i}@example.com`, password: 'wrong-password-1' }));
+    const bodies = Array.from({ length: max + 1 }, (_, i) => ({
+      email: `spray${i}@example.com`,
+      password: 'wrong-password-1',
+    }));
     const { last, statuses } = await hammer('/api/login/', bodies);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(last.status).toBe(429);
   });
 
   it('limits registration, forgot-password and resend per account', async () => {
-    const forgot = await hammer('/api/forgot-password/', Array(DEFAULT_AUTH_RATE_LIMITS.forgot.perAccount.max + 1).fill({ email: 'f@example.com' }));
+    const forgot = await hammer(
+      '/api/forgot-password/',
+      Array(DEFAULT_AUTH_RATE_LIMITS.forgot.perAccount.max + 1).fill({ email: 'f@example.com' }),
+    );
     expect(forgot.last.status).toBe(429);
-    const resend = await hammer('/api/verify-email/resend/', Array(DEFAULT_AUTH_RATE_LIMITS.resend.perAccount.max + 1).fill({ email: 'r@example.com' }));
+    const resend = await hammer(
+      '/api/verify-email/resend/',
+      Array(DEFAULT_AUTH_RATE_LIMITS.resend.perAccount.max + 1).fill({ email: 'r@example.com' }),
+    );
     expect(resend.last.status).toBe(429);
-    const register = await hammer('/api/register/', Array(DEFAULT_AUTH_RATE_LIMITS.register.perAccount.max + 1).fill({ email: 'g@example.com', password: 'x' }));
+    const register = await hammer(
+      '/api/register/',
+      Array(DEFAULT_AUTH_RATE_LIMITS.register.perAccount.max + 1).fill({
+        email: 'g@example.com',
+        password: 'x',
+      }),
+    );
     expect(register.last.status).toBe(429);
     expect(register.last.headers.get('retry-after')).toBeTruthy();
   });
