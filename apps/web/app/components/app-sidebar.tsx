@@ -113,10 +113,7 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
               <ul className="grid min-w-0 gap-0.5" aria-label="Chatrooms">
                 {chatrooms.chatrooms.map((room) => (
                   <li key={room.uuid} className="group relative min-w-0">
-                    <NavLink
-                      to={`${base}/messages/${room.uuid}`}
-                      className={(s) => cn(linkClass(s), 'pr-9')}
-                    >
+                    <NavLink to={`${base}/messages/${room.uuid}`} className={(s) => cn(linkClass(s), 'pr-9')}>
                       <MessageSquareIcon aria-hidden="true" />
                       <span className="min-w-0 truncate">{room.name}</span>
                     </NavLink>
