@@ -21,14 +21,25 @@ export interface TestUser {
   createApplication(name: string): Promise<Application>;
 }
 
+/**
+ * Each test user gets its own client address (the e2e server trusts X-Forwarded-For), so the API's
+ * per-IP limits on registration apply per simulated person rather than to the whole suite.
+ */
+function clientIpFor(email: string): string {
+  let h = 0;
+  for (const ch of email) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return `10.${(h >>> 16) & 255}.${(h >>> 8) & 255}.${h & 255}`;
+}
+
 /** Talks to the API directly, as a client would (never through the database). */
 export function apiHelpers(server: RunningServer) {
   async function call<T>(
     method: string,
     pathname: string,
-    opts: { token?: string; json?: unknown; form?: FormData } = {},
+    opts: { token?: string; json?: unknown; form?: FormData; clientIp?: string } = {},
   ) {
     const headers: Record<string, string> = {};
+    if (opts.clientIp) headers['x-forwarded-for'] = opts.clientIp;
     if (opts.token) headers.authorization = `Token ${opts.token}`;
     let body: string | FormData | undefined;
     if (opts.json !== undefined) {
@@ -41,7 +52,10 @@ export function apiHelpers(server: RunningServer) {
   }
 
   async function register(email: string, password = PASSWORD) {
-    const reg = await call('POST', '/api/register/', { json: { email, username: email, password } });
+    const reg = await call('POST', '/api/register/', {
+      json: { email, username: email, password },
+      clientIp: clientIpFor(email),
+    });
     if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
   }
 
@@ -53,7 +67,10 @@ export function apiHelpers(server: RunningServer) {
   }
 
   async function login(email: string, password = PASSWORD): Promise<string> {
-    const res = await call<{ token: string }>('POST', '/api/login/', { json: { email, password } });
+    const res = await call<{ token: string }>('POST', '/api/login/', {
+      json: { email, password },
+      clientIp: clientIpFor(email),
+    });
     if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
     return res.body.token;
   }
