@@ -75,11 +75,12 @@ describe('/api/ws', () => {
   });
 
   it('refuses sockets without valid credentials, or with a cookie from another origin', async () => {
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       {},
       { authorization: 'Token wrong' },
       { cookie: `auth_token=${alice.token}`, origin: 'https://evil.example' },
-    ]) {
+    ];
+    for (const headers of cases) {
       const { closed, events } = await connect(headers);
       expect(await closed).toBe(4401);
       expect(events).toEqual([]);

@@ -63,7 +63,7 @@ const RELAXED_IP_LIMITS = Object.fromEntries(
 /** Builds the real app on a cloned test database and listens on 127.0.0.1 at a free port. */
 export async function startTestApp(
   overrides: Partial<Config> = {},
-  build: Partial<BuildOptions> = {},
+  build: Partial<BuildOptions> & { beforeListen?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));

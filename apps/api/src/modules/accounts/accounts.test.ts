@@ -173,7 +173,12 @@ describe('me and logout', () => {
   });
 
   it('answers 401 for missing, malformed and unknown credentials', async () => {
-    for (const headers of [{}, { authorization: 'Bearer abc' }, { authorization: 'Token nope' }]) {
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer abc' },
+      { authorization: 'Token nope' },
+    ];
+    for (const headers of cases) {
       const res = await t.call('GET', '/api/me/', { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Token');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { startTestApp, type TestApp, type TestResponse } from '../../testing/test-app.ts';
 import { DEFAULT_AUTH_RATE_LIMITS } from './routes.ts';
 
 let t: TestApp;
@@ -10,7 +10,7 @@ afterAll(() => t.close());
 
 async function hammer(path: string, bodies: unknown[]) {
   const statuses: number[] = [];
-  let last: Awaited<ReturnType<TestApp['call']>> | undefined;
+  let last: TestResponse | undefined;
   for (const json of bodies) {
     last = await t.call('POST', path, { json });
     statuses.push(last.status);
