@@ -13,6 +13,9 @@ const MODE_LABEL = { light: 'Light', dark: 'Dark', system: 'System' } as const;
  */
 export function PublicThemeMenu() {
   const { prefs, set } = useTheme();
+  // The radios follow the click at once; the saved choice (cookie) catches up a moment later.
+  const [choice, setChoice] = useState(prefs);
+  useEffect(() => setChoice({ theme: prefs.theme, mode: prefs.mode }), [prefs.theme, prefs.mode]);
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -63,8 +66,11 @@ export function PublicThemeMenu() {
                   type="radio"
                   name="public-theme"
                   value={t}
-                  checked={prefs.theme === t}
-                  onChange={() => set({ theme: t })}
+                  checked={choice.theme === t}
+                  onChange={() => {
+                    setChoice((c) => ({ ...c, theme: t }));
+                    set({ theme: t });
+                  }}
                   className="accent-primary"
                 />
                 {THEME_LABEL[t]}
@@ -79,8 +85,11 @@ export function PublicThemeMenu() {
                   type="radio"
                   name="public-mode"
                   value={m}
-                  checked={prefs.mode === m}
-                  onChange={() => set({ mode: m })}
+                  checked={choice.mode === m}
+                  onChange={() => {
+                    setChoice((c) => ({ ...c, mode: m }));
+                    set({ mode: m });
+                  }}
                   className="accent-primary"
                 />
                 {MODE_LABEL[m]}
