@@ -55,7 +55,6 @@ const finals = new Map<string, () => void>();
 /** Each answer's own `retrieval_ms` (knowledge search inside the first-token time). */
 const retrievalMs = new Map<string, number>();
 const seen = new Set<string>();
-let ownerSocket: WebSocket | undefined;
 
 /**
  * The owner's one socket (one browser tab): it receives every conversation's events. Each
@@ -137,6 +136,7 @@ async function converse(c: Conversation, rounds: number): Promise<{ total: numbe
 
 function line(label: string, values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return `${label}: no samples (failed answers: ${failed.length}, first: ${failed[0]})`;
   return (
     `${label}: n=${sorted.length} p50=${percentile(sorted, 50).toFixed(1)} ms p90=${percentile(sorted, 90).toFixed(1)} ms ` +
     `p99=${percentile(sorted, 99).toFixed(1)} ms max=${sorted.at(-1)!.toFixed(1)} ms`
@@ -158,7 +158,7 @@ function report(label: string, { total, search }: { total: number[]; search: num
 console.log(
   `database=${bench.database.kind} chunks=${chunks} model=openai-compatible (local, streams at once) embedding=built-in (lexical)`,
 );
-ownerSocket = await openOwnerSocket((await openConversation()).token);
+const ownerSocket = await openOwnerSocket((await openConversation()).token);
 await converse(await openConversation(), 10);
 
 report('1 conversation  ', await converse(await openConversation(), ROUNDS));

@@ -103,9 +103,8 @@ export async function call<T = any>(
   return body;
 }
 
-/** An application of the user answering with the local OpenAI-compatible server. */
-export async function seedApplication(bench: Bench, token: string, name: string) {
-  const app = await call(bench, token, 'POST', '/api/applications/', { name });
+/** Selects, for the application, a text model served by this run's local OpenAI-compatible server. */
+async function useLocalModel(bench: Bench, token: string, appUuid: string) {
   const provider = await call(bench, token, 'POST', '/api/model-providers/', {
     kind: 'openai_compatible',
     name: 'Local bench server',
@@ -115,9 +114,15 @@ export async function seedApplication(bench: Bench, token: string, name: string)
     name: 'bench-chat',
     model_type: 'text',
   });
-  await call(bench, token, 'PATCH', `/api/applications/${app.uuid}/`, {
+  await call(bench, token, 'PATCH', `/api/applications/${appUuid}/`, {
     llm_models: [model.uuid, 'builtin-embedding'],
   });
+}
+
+/** An application of the user answering with the local OpenAI-compatible server. */
+export async function seedApplication(bench: Bench, token: string, name: string) {
+  const app = await call(bench, token, 'POST', '/api/applications/', { name });
+  await useLocalModel(bench, token, app.uuid);
   const { rows } = await bench.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [
     app.uuid,
   ]);
@@ -178,10 +183,13 @@ export async function seedKnowledge(bench: Bench, applicationId: number, minChun
 export async function seedOnce(bench: Bench, dataDir: string | undefined, label: string) {
   const file = dataDir ? path.join(dataDir, `bench-${label}.json`) : undefined;
   if (file && fs.existsSync(file)) {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as {
       owner: { id: number; token: string };
       app: { uuid: string; id: number };
     };
+    // This run's local model server listens on a new port: point the application at it anew.
+    await useLocalModel(bench, kept.owner.token, kept.app.uuid);
+    return kept;
   }
   const owner = await seedUser(bench.database, label);
   const app = await seedApplication(bench, owner.token, label);
