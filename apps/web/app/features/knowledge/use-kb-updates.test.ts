@@ -1,0 +1,54 @@
+import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { describe, expect, it } from 'vitest';
+import { applyUpdate } from './use-kb-updates';
+
+const APP = '00000000-0000-4000-8000-000000000001';
+const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): TKnowledgeItem => ({
+  uuid,
+  type: 'text',
+  title: uuid,
+  source: null,
+  status,
+  progress: status === 'ready' ? 100 : 0,
+  error: null,
+  mime_type: null,
+  size_bytes: null,
+  language: null,
+  chunk_count: 0,
+  indexed_at: null,
+  created_at: '2026-11-21T06:00:00.000Z',
+  updated_at: updated,
+});
+
+describe('applyUpdate (kb_updates → the list)', () => {
+  const a = item('a', 'queued', '2026-11-21T06:00:01.000Z');
+  const b = item('b', 'queued', '2026-11-21T06:00:01.000Z');
+
+  it('replaces an item in place with its newer state', () => {
+    const next = applyUpdate([a, b], {
+      application_uuid: APP,
+      item: item('a', 'ready', '2026-11-21T06:00:05.000Z'),
+    });
+    expect(next.map((i) => [i.uuid, i.status])).toEqual([
+      ['a', 'ready'],
+      ['b', 'queued'],
+    ]);
+  });
+
+  it('appends an item it has not seen (added in another tab or by a crawl)', () => {
+    const next = applyUpdate([a], { application_uuid: APP, item: b });
+    expect(next.map((i) => i.uuid)).toEqual(['a', 'b']);
+  });
+
+  it('removes a deleted item', () => {
+    expect(applyUpdate([a, b], { application_uuid: APP, item: a, deleted: true }).map((i) => i.uuid)).toEqual(
+      ['b'],
+    );
+  });
+
+  it('ignores an event older than what it shows (events can overtake each other)', () => {
+    const ready = item('a', 'ready', '2026-11-21T06:00:09.000Z');
+    const late = item('a', 'processing', '2026-11-21T06:00:03.000Z');
+    expect(applyUpdate([ready], { application_uuid: APP, item: late })[0]!.status).toBe('ready');
+  });
+});
