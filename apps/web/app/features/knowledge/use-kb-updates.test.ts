@@ -1,6 +1,6 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { describe, expect, it } from 'vitest';
-import { applyUpdate } from './use-kb-updates';
+import { applyUpdate, mergeNewer } from './use-kb-updates';
 
 const APP = '00000000-0000-4000-8000-000000000001';
 const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): TKnowledgeItem => ({
@@ -50,5 +50,20 @@ describe('applyUpdate (kb_updates → the list)', () => {
     const ready = item('a', 'ready', '2026-11-21T06:00:09.000Z');
     const late = item('a', 'processing', '2026-11-21T06:00:03.000Z');
     expect(applyUpdate([ready], { application_uuid: APP, item: late })[0]!.status).toBe('ready');
+  });
+});
+
+describe('mergeNewer (a reloaded list meets what events already showed)', () => {
+  it('keeps the newer state of each item and the loaded membership', () => {
+    const readyA = item('a', 'ready', '2026-11-21T06:00:09.000Z');
+    const loadedA = item('a', 'processing', '2026-11-21T06:00:04.000Z');
+    const loadedB = item('b', 'ready', '2026-11-21T06:00:05.000Z');
+    const oldB = item('b', 'queued', '2026-11-21T06:00:01.000Z');
+    const gone = item('c', 'ready', '2026-11-21T06:00:01.000Z');
+    const merged = mergeNewer([loadedA, loadedB], [readyA, oldB, gone]);
+    expect(merged.map((i) => [i.uuid, i.status])).toEqual([
+      ['a', 'ready'],
+      ['b', 'ready'],
+    ]);
   });
 });

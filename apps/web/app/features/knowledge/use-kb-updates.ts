@@ -1,17 +1,24 @@
 import type { TKbUpdateEvent, TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useRevalidator } from 'react-router';
 
 /**
  * The application's items, kept live: starts from the loader's list and applies every
  * `kb_updates` event from `/api/ws` (same origin, authenticated by the auth_token cookie).
- * Reconnects with a growing delay when the socket drops.
+ * Reconnects with a growing delay when the socket drops. Each time the socket is (re)connected the
+ * list is loaded again: events sent before the socket was listening (between the page's loader
+ * and the connection, or while reconnecting) would otherwise be missed.
  */
 export function useLiveItems(applicationUuid: string, initial: TKnowledgeItem[]) {
   const [items, setItems] = useState(initial);
   const [connected, setConnected] = useState(false);
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
 
-  // A new loader result (after an action or navigation) is the new truth.
-  useEffect(() => setItems(initial), [initial]);
+  // A new loader result (after an action, a navigation or a reconnect) is the new list; an item an
+  // event already showed in a newer state keeps that state.
+  useEffect(() => setItems((current) => mergeNewer(initial, current)), [initial]);
 
   useEffect(() => {
     let socket: WebSocket | undefined;
@@ -26,6 +33,7 @@ export function useLiveItems(applicationUuid: string, initial: TKnowledgeItem[])
         if (frame.event === 'ready') {
           attempts = 0;
           setConnected(true);
+          void revalidate.current();
           return;
         }
         if (frame.event !== 'kb_updates') return;
@@ -61,4 +69,13 @@ export function applyUpdate(items: TKnowledgeItem[], update: TKbUpdateEvent): TK
   const next = items.slice();
   next[index] = update.item;
   return next;
+}
+
+/** The loaded list, with any item that `current` holds in a newer state kept in that state. */
+export function mergeNewer(loaded: TKnowledgeItem[], current: TKnowledgeItem[]): TKnowledgeItem[] {
+  const byUuid = new Map(current.map((item) => [item.uuid, item]));
+  return loaded.map((item) => {
+    const seen = byUuid.get(item.uuid);
+    return seen && seen.updated_at > item.updated_at ? seen : item;
+  });
 }
