@@ -52,7 +52,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger === false ? false : { level: config.logLevel },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    // The web app's server-side calls come over loopback with the browser's address in
+    // X-Forwarded-For, so loopback is always trusted; TRUST_PROXY extends that to any proxy.
+    trustProxy: config.trustProxy ? true : 'loopback',
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
   });

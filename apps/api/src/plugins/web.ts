@@ -26,6 +26,9 @@ const CLIENT_DIR = path.join(BUILD_DIR, 'client');
 const SERVER_ENTRY = path.join(BUILD_DIR, 'server', 'index.js');
 /** Header carrying the per-request CSP nonce to getLoadContext; always overwritten, never trusted from outside. */
 const NONCE_HEADER = 'x-cairn-csp-nonce';
+/** Header carrying the client address as Fastify resolved it (TRUST_PROXY aware); overwritten likewise. */
+const CLIENT_IP_HEADER = 'x-cairn-client-ip';
+const INTERNAL_HEADERS = new Set([NONCE_HEADER, CLIENT_IP_HEADER]);
 
 const MIME: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -66,12 +69,12 @@ export default async function webPlugin(app: FastifyInstance) {
   };
   const secureCookies = app.config.publicUrl.startsWith('https:');
 
-  const loadContext = (buildId: string) => (request: Request, client: { address: string }) => ({
+  const loadContext = (buildId: string) => (request: Request) => ({
     apiUrl: apiUrl(),
     nonce: request.headers.get(NONCE_HEADER) ?? '',
     buildId,
     secureCookies,
-    clientIp: client.address,
+    clientIp: request.headers.get(CLIENT_IP_HEADER) ?? '',
   });
 
   if (dev) {
@@ -161,11 +164,12 @@ function handOver(request: FastifyRequest, reply: FastifyReply, listener: Listen
   const raw = request.raw.rawHeaders;
   const kept: string[] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (raw[i]?.toLowerCase() !== NONCE_HEADER) kept.push(raw[i] as string, raw[i + 1] as string);
+    if (!INTERNAL_HEADERS.has(raw[i]?.toLowerCase() ?? '')) kept.push(raw[i] as string, raw[i + 1] as string);
   }
-  kept.push(NONCE_HEADER, nonce);
+  kept.push(NONCE_HEADER, nonce, CLIENT_IP_HEADER, request.ip);
   request.raw.rawHeaders.splice(0, raw.length, ...kept);
   request.raw.headers[NONCE_HEADER] = nonce;
+  request.raw.headers[CLIENT_IP_HEADER] = request.ip;
   reply.hijack();
   listener(request.raw, reply.raw);
 }

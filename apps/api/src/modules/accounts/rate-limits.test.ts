@@ -66,4 +66,17 @@ describe('rate limits on the account endpoints (production defaults)', () => {
     expect(register.last.status).toBe(429);
     expect(register.last.headers.get('retry-after')).toBeTruthy();
   });
+
+  it('counts per IP the address the web server forwards over loopback', async () => {
+    const max = DEFAULT_AUTH_RATE_LIMITS.forgot.perIp.max;
+    const asClient = (ip: string, i: number) =>
+      t.call('POST', '/api/forgot-password/', {
+        json: { email: `fwd${ip}-${i}@example.com` },
+        headers: { 'x-forwarded-for': ip },
+      });
+    let last = 0;
+    for (let i = 0; i <= max; i++) last = (await asClient('203.0.113.1', i)).status;
+    expect(last).toBe(429);
+    expect((await asClient('203.0.113.2', 0)).status).toBe(200);
+  });
 });
