@@ -22,8 +22,8 @@ export interface ChunkOptions {
 
 /**
  * About 700 tokens of English: a typical abstract or section stays whole (98% of SciFact's
- * abstracts; splitting them measurably hurt ranking, see bench/retrieval-quality), and inside the
- * input window of provider embedding models (8k tokens for OpenAI's).
+ * abstracts, so a document is ranked on all its words, not on a piece), and inside the input
+ * window of provider embedding models (8k tokens for OpenAI's).
  */
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 3000, overlapChars: 300 };
 
