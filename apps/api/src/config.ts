@@ -26,6 +26,9 @@ export const ZEnv = z.object({
   TRUST_PROXY: ZBool.default(false),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
+  API_URL: z.url().optional(),
+  WEB_BUILD_DIR: z.string().min(1).optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 export interface Config {
@@ -42,6 +45,12 @@ export interface Config {
   trustProxy: boolean;
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
+  /** Where the web app's server-side code calls the API; unset: this process over loopback. */
+  apiUrl: string | undefined;
+  /** The web app's production build; unset: apps/web/build. */
+  webBuildDir: string | undefined;
+  /** NODE_ENV=development: the web app is served through Vite with hot reload. */
+  webDev: boolean;
 }
 
 export class ConfigError extends Error {
@@ -74,6 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    apiUrl: e.API_URL?.replace(/\/+$/, ''),
+    webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : undefined,
+    webDev: e.NODE_ENV === 'development',
   };
 }
 

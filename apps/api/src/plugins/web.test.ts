@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../testing/test-app.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
  * The web mount without a web build (the browser behaviour is covered by e2e/): API paths keep their
@@ -8,15 +8,9 @@ import type { TestApp } from '../testing/test-app.ts';
 let t: TestApp;
 
 beforeAll(async () => {
-  // Read when web.ts is first imported: point it at a build that does not exist.
-  process.env.WEB_BUILD_DIR = '/nonexistent/cairn-web-build';
-  const { startTestApp } = await import('../testing/test-app.ts');
-  t = await startTestApp();
+  t = await startTestApp({ webBuildDir: '/nonexistent/cairn-web-build' });
 });
-afterAll(async () => {
-  await t?.close();
-  delete process.env.WEB_BUILD_DIR;
-});
+afterAll(() => t?.close());
 
 describe('web mount', () => {
   it('leaves unknown API paths to the API: JSON 404', async () => {

@@ -18,12 +18,6 @@ import type { ViteDevServer } from 'vite';
  * - development (NODE_ENV=development): Vite in middleware mode, hot reload, no build needed.
  */
 const WEB_ROOT = fileURLToPath(new URL('../../../web/', import.meta.url));
-/** WEB_BUILD_DIR lets the e2e run serve its own build, untouched by rebuilds elsewhere. */
-const BUILD_DIR = process.env.WEB_BUILD_DIR
-  ? path.resolve(process.env.WEB_BUILD_DIR)
-  : path.join(WEB_ROOT, 'build');
-const CLIENT_DIR = path.join(BUILD_DIR, 'client');
-const SERVER_ENTRY = path.join(BUILD_DIR, 'server', 'index.js');
 /** Header carrying the per-request CSP nonce to getLoadContext; always overwritten, never trusted from outside. */
 const NONCE_HEADER = 'x-cairn-csp-nonce';
 /** Header carrying the client address as Fastify resolved it (TRUST_PROXY aware); overwritten likewise. */
@@ -49,13 +43,17 @@ const MIME: Record<string, string> = {
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 export default async function webPlugin(app: FastifyInstance) {
-  const dev = process.env.NODE_ENV === 'development';
+  const dev = app.config.webDev;
+  // WEB_BUILD_DIR lets the e2e run serve its own build, untouched by rebuilds elsewhere.
+  const buildDir = app.config.webBuildDir ?? path.join(WEB_ROOT, 'build');
+  const clientDir = path.join(buildDir, 'client');
+  const serverEntry = path.join(buildDir, 'server', 'index.js');
   const devBuildId = `dev-${Date.now().toString(36)}`;
   let vite: ViteDevServer | undefined;
   let production: { listener: Listener; buildId: string } | undefined;
 
   const apiUrl = () => {
-    if (process.env.API_URL) return process.env.API_URL.replace(/\/+$/, '');
+    if (app.config.apiUrl) return app.config.apiUrl;
     // Loaders call this very process over loopback by default.
     const address = app.server.address() as AddressInfo | null;
     const port = address?.port ?? app.config.port;
@@ -102,8 +100,8 @@ export default async function webPlugin(app: FastifyInstance) {
   /** Loads the production build once; undefined while `npm run build` has not run. */
   async function loadProduction() {
     if (production) return production;
-    if (!fs.existsSync(SERVER_ENTRY)) return undefined;
-    const build = (await import(pathToFileURL(SERVER_ENTRY).href)) as ServerBuild;
+    if (!fs.existsSync(serverEntry)) return undefined;
+    const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
     const buildId = build.assets.version;
     production = {
       buildId,
@@ -143,7 +141,7 @@ export default async function webPlugin(app: FastifyInstance) {
         .send('The web app is not built yet: run `npm run build` (or `npm start`, which builds it).');
     }
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const file = staticFile(pathname);
+      const file = staticFile(clientDir, pathname);
       if (file) return sendStatic(reply, file, pathname);
     }
     return handOver(request, reply, prod.listener);
@@ -175,7 +173,7 @@ function handOver(request: FastifyRequest, reply: FastifyReply, listener: Listen
 }
 
 /** The build/client file for a URL path, if there is one (never outside build/client). */
-function staticFile(pathname: string): string | undefined {
+function staticFile(clientDir: string, pathname: string): string | undefined {
   if (pathname === '/' || pathname.endsWith('/')) return undefined;
   let decoded: string;
   try {
@@ -183,8 +181,8 @@ function staticFile(pathname: string): string | undefined {
   } catch {
     return undefined;
   }
-  const file = path.join(CLIENT_DIR, decoded);
-  if (!file.startsWith(CLIENT_DIR + path.sep)) return undefined;
+  const file = path.join(clientDir, decoded);
+  if (!file.startsWith(clientDir + path.sep)) return undefined;
   try {
     return fs.statSync(file).isFile() ? file : undefined;
   } catch {

@@ -81,6 +81,9 @@ export async function startTestApp(
     trustProxy: false,
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
+    apiUrl: undefined,
+    webBuildDir: undefined,
+    webDev: false,
     ...overrides,
   };
   const app = await buildApp({
