@@ -1,11 +1,11 @@
 import type { TKbUpdateEvent, TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { useEffect, useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { useRealtime } from '../../lib/use-realtime';
 
 /**
  * The application's items, kept live: starts from the loader's list and applies every
- * `kb_updates` event from `/api/ws` (same origin, authenticated by the auth_token cookie).
- * Reconnects with a growing delay when the socket drops. Each time the socket is (re)connected the
+ * `kb_updates` event from `/api/ws`. Each time the socket is (re)connected the
  * list is loaded again: events sent before the socket was listening (between the page's loader
  * and the connection, or while reconnecting) would otherwise be missed.
  */
@@ -20,41 +20,16 @@ export function useLiveItems(applicationUuid: string, initial: TKnowledgeItem[])
   // event already showed in a newer state keeps that state.
   useEffect(() => setItems((current) => mergeNewer(initial, current)), [initial]);
 
-  useEffect(() => {
-    let socket: WebSocket | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let attempts = 0;
-    let stopped = false;
-    const open = () => {
-      const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/api/ws`;
-      socket = new WebSocket(url);
-      socket.onmessage = (message) => {
-        const frame = JSON.parse(String(message.data)) as { event: string; data: unknown };
-        if (frame.event === 'ready') {
-          attempts = 0;
-          setConnected(true);
-          void revalidate.current();
-          return;
-        }
-        if (frame.event !== 'kb_updates') return;
-        const update = frame.data as TKbUpdateEvent;
-        if (update.application_uuid !== applicationUuid) return;
-        setItems((current) => applyUpdate(current, update));
-      };
-      socket.onclose = () => {
-        setConnected(false);
-        if (stopped) return;
-        attempts++;
-        retry = setTimeout(open, Math.min(30_000, 500 * 2 ** attempts));
-      };
-    };
-    open();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-      socket?.close();
-    };
-  }, [applicationUuid]);
+  useRealtime<TKbUpdateEvent>('kb_updates', {
+    onReady: () => {
+      setConnected(true);
+      void revalidate.current();
+    },
+    onClose: () => setConnected(false),
+    onEvent: (update) => {
+      if (update.application_uuid === applicationUuid) setItems((current) => applyUpdate(current, update));
+    },
+  });
 
   return { items, connected };
 }
