@@ -85,6 +85,12 @@ describe('parsers on real files', () => {
     });
     expect(document.sections[0]!.text).toBe('Café menu');
   });
+  it('reads text that happens to start like a binary signature ("BM" of a bitmap) as text', async () => {
+    const text = 'BMI above 30 is associated with a higher risk of heart disease.';
+    const result = await parseDocument({ data: Buffer.from(text), filename: 'text.md' });
+    expect(result.kind).toBe('markdown');
+    expect(result.document.sections[0]!.text).toBe(text);
+  });
 });
 
 describe('failure reasons', () => {

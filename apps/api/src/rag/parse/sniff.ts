@@ -60,7 +60,10 @@ export async function sniffKind(
 ): Promise<DocumentKind> {
   const claimed = kindFromFilename(hints.filename);
   const detected = await fileTypeFromBuffer(data);
-  if (detected) {
+  // Some signatures are two letters ("BM" is a bitmap): text that merely starts with them is text.
+  const textLookalike =
+    detected && !BINARY_KINDS[detected.mime] && looksLikeText(data) && (!claimed || TEXT_KINDS.has(claimed));
+  if (detected && !textLookalike) {
     // A damaged .docx is often still recognisable as a ZIP: let the Word parser say it is corrupt.
     const kind =
       BINARY_KINDS[detected.mime] ?? (detected.ext === 'zip' && claimed === 'docx' ? 'docx' : undefined);
