@@ -4,8 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { enqueueAnswer, requestStop } from '../../answer/enqueue-answer.ts';
 import { findAnswer } from './find-message.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
-import { serializeMessage } from './serialize-chat.ts';
+import { publishMessageUpdated } from './publish-chat-event.ts';
 
 /** Writes the answer again as a new run of the same message; a run still streaming is aborted. */
 export async function regenerateAnswer(
@@ -29,13 +28,7 @@ export async function regenerateAnswer(
     })
     .where(eq(messages.id, old.id))
     .returning();
-  const message = serializeMessage(row!);
-  await publishChatEvent(app, ownerId, {
-    kind: 'updated',
-    application_uuid: found.application.uuid,
-    chatroom_uuid: found.chatroom.uuid,
-    message,
-  });
+  const message = await publishMessageUpdated(app, ownerId, found, row!);
   await enqueueAnswer(app, { messageId: row!.id, run: row!.run });
   return message;
 }

@@ -3,8 +3,7 @@ import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { findAnswer } from './find-message.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
-import { serializeMessage } from './serialize-chat.ts';
+import { publishMessageUpdated } from './publish-chat-event.ts';
 
 /** Thumbs up/down (or none) on an answer, stored with the message and shown in every tab. */
 export async function setFeedback(
@@ -19,12 +18,5 @@ export async function setFeedback(
     .set({ feedback })
     .where(eq(messages.id, found.message.id))
     .returning();
-  const message = serializeMessage(row!);
-  await publishChatEvent(app, ownerId, {
-    kind: 'updated',
-    application_uuid: found.application.uuid,
-    chatroom_uuid: found.chatroom.uuid,
-    message,
-  });
-  return message;
+  return publishMessageUpdated(app, ownerId, found, row!);
 }

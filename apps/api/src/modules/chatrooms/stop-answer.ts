@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { requestStop } from '../../answer/enqueue-answer.ts';
 import { findAnswer } from './find-message.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
+import { publishMessageUpdated } from './publish-chat-event.ts';
 import { serializeMessage } from './serialize-chat.ts';
 
 /**
@@ -24,12 +24,5 @@ export async function stopAnswer(
     .returning();
   if (!row) return serializeMessage(found.message);
   await requestStop(app, row.id, row.run);
-  const message = serializeMessage(row);
-  await publishChatEvent(app, ownerId, {
-    kind: 'updated',
-    application_uuid: found.application.uuid,
-    chatroom_uuid: found.chatroom.uuid,
-    message,
-  });
-  return message;
+  return publishMessageUpdated(app, ownerId, found, row);
 }
