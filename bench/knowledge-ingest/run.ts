@@ -15,47 +15,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { adminQuery, apiCaller, argValue } from '../lib.ts';
 import { makePdf } from './make-pdf.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PORT = Number(process.env.BENCH_PORT ?? 3310);
 const base = `http://127.0.0.1:${PORT}`;
+const call = apiCaller(() => base);
 const BATCH = 50;
 
-const arg = (flag: string) => {
-  const i = process.argv.indexOf(flag);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
-const PAGES = Number(arg('--pages') ?? 200);
-const TEXTS = Number(arg('--texts') ?? 5000);
+const PAGES = Number(argValue('--pages') ?? 200);
+const TEXTS = Number(argValue('--texts') ?? 5000);
 
-async function call<T>(method: string, pathname: string, token?: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Token ${token}`;
-  let payload: string | FormData | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(base + pathname, { method, headers, body: payload });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${pathname} → ${res.status}: ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-const adminUrl = arg('--database-url');
+const adminUrl = argValue('--database-url');
 let databaseUrl: string | undefined;
 const dbName = `cairn_bench_ingest_${process.pid}`;
 if (adminUrl) {

@@ -13,9 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { type Database, openDatabase } from '@cairn/db/client';
-import pg from 'pg';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { lexicalSearch, retrieve } from '../../apps/api/src/rag/retrieve.ts';
+import { adminQuery, argValue } from '../lib.ts';
 import { loadSciFact, percentile } from '../retrieval-quality/scifact.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,10 +24,6 @@ const SECTIONS_PER_ITEM = 20;
 const PASSAGE_CHARS = 1000;
 const QUERIES = 300;
 
-function argValue(flag: string): string | undefined {
-  const i = process.argv.indexOf(flag);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
 const adminUrl = argValue('--database-url');
 const sizes = (argValue('--sizes') ?? '10000,100000').split(',').map(Number);
 
@@ -51,16 +47,6 @@ function passage(next: () => number): string {
   let text = '';
   while (text.length < PASSAGE_CHARS) text += `${sentences[Math.floor(next() * sentences.length)]} `;
   return text.trim();
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 let peakRss = 0;

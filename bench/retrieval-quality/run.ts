@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { adminQuery, apiCaller, argValue } from '../lib.ts';
 import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,38 +21,9 @@ const root = path.resolve(here, '../..');
 const dataset = path.resolve(root, '../shared/datasets/scifact');
 const PORT = Number(process.env.BENCH_PORT ?? 3300);
 const base = `http://127.0.0.1:${PORT}`;
+const call = apiCaller(() => base);
 const BATCH = 50; // KNOWLEDGE_LIMITS.itemsPerRequest
 const UPLOADS_IN_FLIGHT = 2;
-
-function argValue(flag: string): string | undefined {
-  const i = process.argv.indexOf(flag);
-  return i > 0 ? process.argv[i + 1] : undefined;
-}
-
-async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-async function call<T>(method: string, pathname: string, token?: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token) headers.authorization = `Token ${token}`;
-  let payload: string | FormData | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
-    headers['content-type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const res = await fetch(base + pathname, { method, headers, body: payload });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${pathname} → ${res.status}: ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : null) as T;
-}
 
 async function waitForServer(server: ChildProcess) {
   for (let i = 0; i < 600; i++) {

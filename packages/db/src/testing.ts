@@ -85,7 +85,7 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function adminQuery(url: string, text: string): Promise<void> {
+export async function adminQuery(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
