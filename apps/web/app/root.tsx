@@ -38,6 +38,15 @@ function useThemePrefs(): ThemePrefs {
   return { theme: theme ?? prefs.theme, mode: mode ?? prefs.mode };
 }
 
+/**
+ * Keeps errors raised before hydration (when the app's own listeners are not there yet), so that
+ * the app can still switch to the error page once it mounts.
+ */
+const EARLY_ERRORS_SCRIPT =
+  'window.__cairnEarlyErrors=[];' +
+  "['error','unhandledrejection'].forEach(function(t){addEventListener(t,function(e){" +
+  'if(window.__cairnEarlyErrors)window.__cairnEarlyErrors.push(e)})})';
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root');
   // Dev allows inline scripts (Vite); without a nonce there is no dev-only hydration warning about it
@@ -49,6 +58,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no user input */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_ERRORS_SCRIPT }} />
         <Meta />
         <Links />
       </head>
@@ -77,7 +88,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useBuildCheck(loaderData.buildId);
   const [fatal, setFatal] = useState(false);
 
-  // A fatal or unhandled error after mount switches to the error page (specification §4).
+  // A fatal or unhandled error at mount or later switches to the error page (specification §4).
   useEffect(() => {
     const onError = (event: ErrorEvent) => {
       if (isChunkLoadError(event.error ?? event.message)) {
@@ -103,6 +114,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
     window.addEventListener('error', onError);
     window.addEventListener('unhandledrejection', onRejection);
     window.addEventListener('vite:preloadError', onPreloadError);
+    const early = window as { __cairnEarlyErrors?: Event[] };
+    const missed = early.__cairnEarlyErrors ?? [];
+    early.__cairnEarlyErrors = undefined;
+    for (const event of missed) {
+      if (event instanceof ErrorEvent) onError(event);
+      else onRejection(event as PromiseRejectionEvent);
+    }
     return () => {
       window.removeEventListener('error', onError);
       window.removeEventListener('unhandledrejection', onRejection);
