@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './accounts.ts';
 import { applications } from './applications.ts';
@@ -23,8 +24,9 @@ export const MESSAGE_STATUSES = ['pending', 'streaming', 'complete', 'stopped', 
 export const MESSAGE_FEEDBACK = ['up', 'down'] as const;
 
 /**
- * A message of a chatroom. Assistant answers are created as `pending`, become `streaming` and end
- * `complete`, `stopped` or `failed`; `run` counts regenerations so a stale run cannot overwrite a new one.
+ * A message of a chatroom. Assistant answers are created as `pending` (queued) or `streaming` (taken
+ * at once by the process that stored them) and end `complete`, `stopped` or `failed`; `run` counts
+ * regenerations so a stale run cannot overwrite a new one. The open answers are the answer queue.
  */
 export const messages = pgTable(
   'messages',
@@ -40,7 +42,14 @@ export const messages = pgTable(
     status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('complete'),
     run: integer('run').notNull().default(0),
     feedback: text('feedback', { enum: MESSAGE_FEEDBACK }),
+    /** While `streaming`: the answering process renews this; once past, the answer is failed as interrupted. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [index('messages_chatroom_idx').on(t.chatroomId, t.id)],
+  (t) => [
+    index('messages_chatroom_idx').on(t.chatroomId, t.id),
+    index('messages_open_answers_idx')
+      .on(t.status, t.id)
+      .where(sql`status IN ('pending', 'streaming')`),
+  ],
 );

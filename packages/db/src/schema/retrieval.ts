@@ -114,4 +114,6 @@ export const knowledgeIndexStats = pgTable('knowledge_index_stats', {
     .references(() => applications.id, { onDelete: 'cascade' }),
   chunkCount: bigint('chunk_count', { mode: 'number' }).notNull().default(0),
   tokenTotal: bigint('token_total', { mode: 'number' }).notNull().default(0),
+  /** Bumped by the same triggers on every change of the chunks (and so of their postings): a cached index of this version is current. */
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 });
