@@ -2,17 +2,17 @@ import type { TLlmModel } from '@cairn/contracts/applications';
 import { ASSISTANT_SENDER, type TAnswerMetadata, type TMessageStatus } from '@cairn/contracts/chat';
 import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
-import { applications, chatrooms, messages } from '@cairn/db/schema';
+import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../models/types.ts';
 import { publishChatEvent } from '../modules/chatrooms/publish-chat-event.ts';
 import { serializeMessage } from '../modules/chatrooms/serialize-chat.ts';
 import type { Passage } from '../rag/types.ts';
+import { type AnswerTarget, INTERRUPTED_ERROR } from './answer-queue.ts';
 import { buildPrompt } from './build-prompt.ts';
 import { citedSources } from './citations.ts';
 import { describeProviderError } from './describe-provider-error.ts';
-import type { AnswerJob } from './enqueue-answer.ts';
 import { extractiveAnswer, relevantPassages } from './extractive-answerer.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
@@ -71,16 +71,6 @@ async function* abortable<T>(iterable: AsyncIterable<T>, signal: AbortSignal): A
   }
 }
 
-async function loadAnswer(app: FastifyInstance, job: AnswerJob) {
-  const [row] = await app.db
-    .select({ message: messages, chatroom: chatrooms, application: applications })
-    .from(messages)
-    .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
-    .innerJoin(applications, eq(applications.id, chatrooms.applicationId))
-    .where(eq(messages.id, job.messageId));
-  return row;
-}
-
 /** The question this answer replies to and the turns before it, oldest first. */
 async function loadConversation(
   app: FastifyInstance,
@@ -123,23 +113,16 @@ function fixedText(text: string): TextGeneration {
  * answer with its cited sources. Every outcome ends in a final status (complete, stopped, failed)
  * stored on the message and sent as an `updated` event: a conversation never hangs.
  */
-export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<void> {
+export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promise<void> {
   const { app, deps, controller } = run;
-  const found = await loadAnswer(app, job);
-  if (!found || found.message.run !== job.run || found.message.status !== 'pending') return;
-  const { chatroom, application } = found;
+  const { chatroom, application, answer } = target;
   const ownerId = application.ownerId;
-  const [started] = await app.db
-    .update(messages)
-    .set({ status: 'streaming' })
-    .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run), eq(messages.status, 'pending')))
-    .returning();
-  if (!started) return;
-  const startedAt = found.message.updatedAt.getTime();
+  const thisRun = and(eq(messages.id, answer.id), eq(messages.run, answer.run));
+  const startedAt = answer.updatedAt.getTime();
   const base = { application_uuid: application.uuid, chatroom_uuid: chatroom.uuid };
   const ref = application.llmModels.find((m) => m.model_type === 'text') ?? BUILTIN_TEXT_MODEL;
   const metadata: TAnswerMetadata = {
-    ...(typeof found.message.metadata.reply_to === 'string' && { reply_to: found.message.metadata.reply_to }),
+    ...(typeof answer.metadata.reply_to === 'string' && { reply_to: answer.metadata.reply_to }),
     model: { uuid: ref.uuid, name: ref.name, provider: ref.provider },
   };
 
@@ -156,6 +139,7 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
 
   // Deltas go out as soon as they arrive; while one publish is in flight the next ones coalesce.
   async function flush() {
+    await target.announced?.catch(() => {});
     while (unsent) {
       const delta = unsent;
       const offset = sent;
@@ -164,18 +148,15 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
       await publishChatEvent(app, ownerId, {
         kind: 'delta',
         ...base,
-        message_uuid: found!.message.uuid,
-        run: job.run,
+        message_uuid: answer.uuid,
+        run: answer.run,
         offset,
         delta,
       });
       if (Date.now() - lastPersist > PERSIST_EVERY_MS) {
         lastPersist = Date.now();
         // Stored so far: a client that reconnects mid-answer catches up from `GET …/messages/`.
-        await app.db
-          .update(messages)
-          .set({ message: text })
-          .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run)));
+        await app.db.update(messages).set({ message: text }).where(thisRun);
       }
     }
     flushing = null;
@@ -193,10 +174,13 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
   let cited: Passage[] = [];
   try {
     armIdle();
-    const { question, history } = await loadConversation(app, chatroom.id, job.messageId, metadata.reply_to);
-    // The provider's model resolves (a query and a key decryption) while the knowledge is searched.
+    // The history, the provider's model (a query and a key decryption) and, when the question is
+    // at hand, the knowledge search all run at once.
+    const conversation = loadConversation(app, chatroom.id, answer.id, metadata.reply_to);
+    conversation.catch(() => {});
     const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app.database, ownerId, ref);
     modelReady?.catch(() => {});
+    const question = target.question ?? (await conversation).question;
     let passages: Passage[];
     const searchStarted = performance.now();
     try {
@@ -213,6 +197,7 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
       throw new Error(`Could not search the knowledge: ${(error as Error).message}`, { cause: 'retrieval' });
     }
     metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
+    const { history } = await conversation;
     let generation: TextGeneration;
     cited = passages;
     if (!modelReady) {
@@ -255,7 +240,7 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
         metadata.error = `The model sent nothing for ${Math.round(run.idleTimeoutMs / 1000)} seconds, so the answer was stopped.`;
         metadata.error_kind = 'timeout';
       } else if (reason === 'shutdown') {
-        metadata.error = 'The answer was interrupted because the server stopped. Regenerate it to try again.';
+        metadata.error = INTERRUPTED_ERROR;
         metadata.error_kind = 'interrupted';
       } else if ((error as Error).cause === 'retrieval') {
         metadata.error = (error as Error).message;
@@ -277,8 +262,8 @@ export async function answerMessage(run: AnswerRun, job: AnswerJob): Promise<voi
   metadata.latency_ms = Date.now() - startedAt;
   const [row] = await app.db
     .update(messages)
-    .set({ message: text, status, metadata: { ...metadata }, updatedAt: sql`now()` })
-    .where(and(eq(messages.id, job.messageId), eq(messages.run, job.run)))
+    .set({ message: text, status, metadata: { ...metadata }, leaseUntil: null, updatedAt: sql`now()` })
+    .where(thisRun)
     .returning();
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
   if (row) await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });

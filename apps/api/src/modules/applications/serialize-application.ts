@@ -1,7 +1,9 @@
 import type { TApplication } from '@cairn/contracts/applications';
 import type { applications } from '@cairn/db/schema';
 
-export function serializeApplication(app: typeof applications.$inferSelect): TApplication {
+export type ApplicationRow = typeof applications.$inferSelect;
+
+export function serializeApplication(app: ApplicationRow): TApplication {
   return {
     uuid: app.uuid,
     name: app.name,

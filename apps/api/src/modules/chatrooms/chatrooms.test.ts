@@ -53,7 +53,7 @@ describe('send-message', () => {
     });
     expect(res.body.answer).toMatchObject({
       sender_identifier: ASSISTANT_SENDER,
-      status: 'pending',
+      status: 'streaming',
       message: '',
     });
 
@@ -263,7 +263,7 @@ describe('answers', () => {
     expect(again.body).toMatchObject({
       uuid: answer.uuid,
       run: 1,
-      status: 'pending',
+      status: 'streaming',
       feedback: null,
       message: '',
     });

@@ -2,7 +2,7 @@ import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { enqueueAnswer, requestStop } from '../../answer/enqueue-answer.ts';
+import { requestStop, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
@@ -16,11 +16,12 @@ export async function regenerateAnswer(
   const old = found.message;
   if (old.status === 'pending' || old.status === 'streaming') await requestStop(app, old.id, old.run);
   const replyTo = old.metadata.reply_to;
-  const [row] = await app.db
+  const slot = app.answers.reserve();
+  const updated = app.db
     .update(messages)
     .set({
       run: sql`${messages.run} + 1`,
-      status: 'pending',
+      ...(slot ? takenAnswer() : { status: 'pending' as const }),
       message: '',
       feedback: null,
       metadata: typeof replyTo === 'string' ? { reply_to: replyTo } : {},
@@ -28,7 +29,13 @@ export async function regenerateAnswer(
     })
     .where(eq(messages.id, old.id))
     .returning();
-  const message = await publishMessageUpdated(app, ownerId, found, row!);
-  await enqueueAnswer(app, { messageId: row!.id, run: row!.run });
+  const [row] = await updated.catch((error: unknown) => {
+    slot?.release();
+    throw error;
+  });
+  const announced = publishMessageUpdated(app, ownerId, found, row!);
+  if (slot) slot.run({ application: found.application, chatroom: found.chatroom, answer: row!, announced });
+  const message = await announced;
+  if (!slot) await wakeAnswerWorkers(app);
   return message;
 }

@@ -10,7 +10,7 @@ import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
-import { enqueueAnswer } from '../../answer/enqueue-answer.ts';
+import { takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
 import { fieldError } from '../../lib/app-error.ts';
 import { findApplication } from '../applications/find-application.ts';
 import { findChatroom } from './find-chatroom.ts';
@@ -19,7 +19,8 @@ import { serializeChatroom, serializeMessage } from './serialize-chat.ts';
 
 /**
  * Stores the owner's message (creating the chatroom for `new_chat`) and, unless it is meant for the
- * chatroom's end user (`send_to_user`), an empty `pending` answer plus the job that writes it.
+ * chatroom's end user (`send_to_user`), an empty answer: taken and started at once in one of this
+ * process's answer slots, or left `pending` for the answer workers (see answer-queue.ts).
  */
 export async function sendMessage(
   app: FastifyInstance,
@@ -31,13 +32,15 @@ export async function sendMessage(
     throw fieldError('sender_identifier', 'Must be your own sender identifier.');
   }
   const db = app.db;
-  const application = await findApplication(db, ownerId, appUuid);
-  let chatroom =
+  const found =
     input.chatroom_identifier === NEW_CHAT_ID
-      ? undefined
-      : (await findChatroom(db, ownerId, appUuid, input.chatroom_identifier)).chatroom;
+      ? { application: await findApplication(db, ownerId, appUuid), chatroom: undefined }
+      : await findChatroom(db, ownerId, appUuid, input.chatroom_identifier);
+  const { application } = found;
+  let chatroom = found.chatroom;
 
-  const result = await db.transaction(async (tx) => {
+  const slot = input.send_to_user ? null : app.answers.reserve();
+  const stored = db.transaction(async (tx) => {
     if (!chatroom) {
       [chatroom] = await tx
         .insert(chatrooms)
@@ -61,7 +64,7 @@ export async function sendMessage(
           .values({
             chatroomId: chatroom!.id,
             senderIdentifier: ASSISTANT_SENDER,
-            status: 'pending',
+            ...(slot ? takenAnswer() : { status: 'pending' as const }),
             metadata: { reply_to: message!.uuid },
           })
           .returning();
@@ -72,6 +75,10 @@ export async function sendMessage(
       .returning();
     return { room: room!, message: message!, answer };
   });
+  const result = await stored.catch((error: unknown) => {
+    slot?.release();
+    throw error;
+  });
 
   const base = { application_uuid: application.uuid, chatroom_uuid: result.room.uuid };
   const response: TSendMessageResponse = {
@@ -79,12 +86,23 @@ export async function sendMessage(
     message: serializeMessage(result.message),
     answer: result.answer ? serializeMessage(result.answer) : null,
   };
-  // Events first, then the job: a client must know the answer before its first delta arrives.
-  await publishChatEvent(app, ownerId, { kind: 'chatroom', ...base, chatroom: response.chatroom });
-  await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.message });
-  if (response.answer) {
-    await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.answer });
-    await enqueueAnswer(app, { messageId: result.answer!.id, run: result.answer!.run });
+  // The answer starts while its events go out; it holds its first delta until they are published.
+  const announced = (async () => {
+    await publishChatEvent(app, ownerId, { kind: 'chatroom', ...base, chatroom: response.chatroom });
+    await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.message });
+    if (response.answer)
+      await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.answer });
+  })();
+  if (slot && result.answer) {
+    slot.run({
+      application,
+      chatroom: result.room,
+      answer: result.answer,
+      question: input.message,
+      announced,
+    });
   }
+  await announced;
+  if (!slot && result.answer) await wakeAnswerWorkers(app);
   return response;
 }

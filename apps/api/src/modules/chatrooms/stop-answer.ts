@@ -2,7 +2,7 @@ import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { requestStop } from '../../answer/enqueue-answer.ts';
+import { requestStop } from '../../answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 import { serializeMessage } from './serialize-chat.ts';
@@ -19,7 +19,7 @@ export async function stopAnswer(
   const found = await findAnswer(app.db, ownerId, params);
   const [row] = await app.db
     .update(messages)
-    .set({ status: 'stopped', updatedAt: sql`now()` })
+    .set({ status: 'stopped', leaseUntil: null, updatedAt: sql`now()` })
     .where(and(eq(messages.id, found.message.id), inArray(messages.status, ['pending', 'streaming'])))
     .returning();
   if (!row) return serializeMessage(found.message);

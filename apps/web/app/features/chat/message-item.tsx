@@ -80,7 +80,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
   return (
     <li className="flex flex-col items-start gap-1.5" aria-label="Answer" aria-busy={inProgress}>
       <div className="w-full max-w-[95%] rounded-2xl rounded-bl-sm border bg-card px-4 py-3 text-card-foreground shadow-xs">
-        {message.status === 'pending' && !message.message ? (
+        {inProgress && !message.message ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <span className="size-2 animate-pulse rounded-full bg-primary" aria-hidden="true" />
             Thinking…
@@ -88,7 +88,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
         ) : (
           <AnswerMarkdown text={message.message} sources={sources} onCite={onCite} />
         )}
-        {message.status === 'streaming' ? (
+        {message.status === 'streaming' && message.message ? (
           <span
             className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-foreground/60 align-middle"
             aria-hidden="true"

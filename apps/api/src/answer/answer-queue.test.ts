@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { openChatSocket, until } from '../testing/chat-socket.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { INTERRUPTED_ERROR } from './answer-queue.ts';
+import { NOT_COVERED_ANSWER } from './no-answer.ts';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function started(...args: Parameters<typeof startTestApp>): Promise<TestApp> {
+  const t = await startTestApp(...args);
+  cleanups.push(() => t.close());
+  return t;
+}
+
+async function newApplication(t: TestApp, token: string) {
+  const res = await t.call('POST', '/api/applications/', { token, json: { name: 'Queue' } });
+  expect(res.status).toBe(201);
+  return res.body.uuid as string;
+}
+
+const ask = (t: TestApp, owner: { token: string; user: { id: number } }, app: string, message: string) =>
+  t.call('POST', `/api/applications/${app}/chatrooms/send-message/`, {
+    token: owner.token,
+    json: {
+      chatroom_identifier: 'new_chat',
+      message,
+      sender_identifier: `reg_${owner.user.id}`,
+      metadata: { source: 'web' },
+      send_to_user: false,
+    },
+  });
+
+/** An application with no knowledge that answers anyway through a local OpenAI-compatible server. */
+async function providerApplication(t: TestApp, token: string, fake: FakeOpenAI) {
+  const app = await newApplication(t, token);
+  const provider = await t.call('POST', '/api/model-providers/', {
+    token,
+    json: { kind: 'openai_compatible', name: 'Local', base_url: fake.url },
+  });
+  const model = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
+    token,
+    json: { name: 'slow-chat', model_type: 'text' },
+  });
+  await t.call('PATCH', `/api/applications/${app}/`, {
+    token,
+    json: { llm_models: [model.body.uuid, 'builtin-embedding'], strictness: 'relaxed' },
+  });
+  return app;
+}
+
+describe('answer queue', () => {
+  it('an API-only process leaves the answer pending; a NOTIFY wakes a worker process that answers it', async () => {
+    const t = await started({}, { runWorkers: false });
+    const worker = await buildApp({
+      config: t.config,
+      database: t.database,
+      runWorkers: true,
+      logger: false,
+      // Only the wake-up can make it answer within the test.
+      answer: { pollIntervalMs: 600_000 },
+    });
+    await worker.ready();
+    cleanups.push(() => worker.close());
+    const owner = await t.signUp();
+    const app = await newApplication(t, owner.token);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+
+    const res = await ask(t, owner, app, 'What is the warranty of the X200?');
+    expect(res.status).toBe(201);
+    expect(res.body.answer.status).toBe('pending');
+    const answer = await tab.finalOf(res.body.answer.uuid);
+    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+  });
+
+  it('a process with no free answer slot queues the answer and takes it when a slot frees', async () => {
+    const fake = await startFakeOpenAI({
+      models: ['slow-chat'],
+      reply: 'one two three four five',
+      chunkDelayMs: 60,
+    });
+    cleanups.push(() => fake.close());
+    const t = await started({}, { answer: { concurrency: 1, pollIntervalMs: 600_000 } });
+    const owner = await t.signUp();
+    const app = await providerApplication(t, owner.token, fake);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+
+    const first = await ask(t, owner, app, 'First question');
+    const second = await ask(t, owner, app, 'Second question');
+    expect(first.body.answer.status).toBe('streaming');
+    expect(second.body.answer.status).toBe('pending');
+    const a = await tab.finalOf(first.body.answer.uuid);
+    const b = await tab.finalOf(second.body.answer.uuid);
+    expect(a).toMatchObject({ status: 'complete', message: 'one two three four five' });
+    expect(b).toMatchObject({ status: 'complete', message: 'one two three four five' });
+    expect(Date.parse(b.updated_at)).toBeGreaterThanOrEqual(Date.parse(a.updated_at));
+  });
+
+  it('renews the lease of an answer while it streams', async () => {
+    const fake = await startFakeOpenAI({
+      models: ['slow-chat'],
+      reply: 'a b c d e f g h i j',
+      chunkDelayMs: 80,
+    });
+    cleanups.push(() => fake.close());
+    const t = await started({}, { answer: { leaseCheckMs: 50 } });
+    const owner = await t.signUp();
+    const app = await providerApplication(t, owner.token, fake);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+
+    const res = await ask(t, owner, app, 'A slow question');
+    const leaseOf = async () =>
+      (
+        await t.database.query<{ lease: Date | null }>(
+          'SELECT lease_until AS lease FROM messages WHERE uuid = $1',
+          [res.body.answer.uuid],
+        )
+      ).rows[0]!.lease;
+    const firstLease = await leaseOf();
+    expect(firstLease).not.toBeNull();
+    await until(async () => new Date((await leaseOf()) ?? 0).getTime() > new Date(firstLease!).getTime());
+    expect(await tab.finalOf(res.body.answer.uuid)).toMatchObject({ status: 'complete' });
+    expect(await leaseOf()).toBeNull();
+  });
+
+  it('ends an answer whose process died (lease run out) as interrupted, with an event', async () => {
+    const t = await started({}, { answer: { leaseCheckMs: 50 } });
+    const owner = await t.signUp();
+    const app = await newApplication(t, owner.token);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+    const stored = await t.call('POST', `/api/applications/${app}/chatrooms/send-message/`, {
+      token: owner.token,
+      json: {
+        chatroom_identifier: 'new_chat',
+        message: 'For the visitor',
+        sender_identifier: `reg_${owner.user.id}`,
+        metadata: { source: 'web' },
+        send_to_user: true,
+      },
+    });
+    // What a process killed mid-answer leaves behind: a streaming answer nobody renews.
+    const { rows } = await t.database.query<{ uuid: string }>(
+      `INSERT INTO messages (chatroom_id, sender_identifier, message, status, lease_until)
+       SELECT id, 'assistant', 'Half an ans', 'streaming', now() - interval '1 second'
+       FROM chatrooms WHERE uuid = $1 RETURNING uuid`,
+      [stored.body.chatroom.uuid],
+    );
+    const answer = await tab.finalOf(rows[0]!.uuid);
+    expect(answer).toMatchObject({
+      status: 'failed',
+      message: 'Half an ans',
+      metadata: { error: INTERRUPTED_ERROR, error_kind: 'interrupted' },
+    });
+  });
+});
