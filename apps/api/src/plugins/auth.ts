@@ -1,5 +1,5 @@
 import { authTokens, users } from '@cairn/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
@@ -54,19 +54,20 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
   async function lookup(token: string) {
     const tokenHash = hashToken(token);
     const [row] = await app.db
-      .select({ user: users, tokenId: authTokens.id })
+      .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
       .from(authTokens)
       .innerJoin(users, eq(users.id, authTokens.userId))
       .where(eq(authTokens.tokenHash, tokenHash))
       .limit(1);
     if (!row) return null;
-    // Coarse last-use bookkeeping: at most one write per token a minute.
-    await app.db
-      .update(authTokens)
-      .set({ lastUsedAt: sql`now()` })
-      .where(
-        and(eq(authTokens.id, row.tokenId), sql`${authTokens.lastUsedAt} < now() - interval '1 minute'`),
-      );
+    // Coarse last-use bookkeeping, at most one write per token a minute, off the request's path.
+    if (Date.now() - row.lastUsedAt.getTime() > 60_000) {
+      app.db
+        .update(authTokens)
+        .set({ lastUsedAt: sql`now()` })
+        .where(eq(authTokens.id, row.tokenId))
+        .catch((err: unknown) => app.log.warn({ err }, 'could not record token use'));
+    }
     return { user: row.user, tokenHash };
   }
 
