@@ -46,12 +46,33 @@ describe('/api/ws', () => {
     for (const s of [tab1, tab2, other]) s.socket.close();
   });
 
-  it('carries payloads larger than a NOTIFY can hold', async () => {
+  it('carries payloads larger than a NOTIFY can hold, from this process and from another', async () => {
     const tab = await connect({ authorization: `Token ${alice.token}` });
-    const big = 'x'.repeat(50_000);
-    await t.app.realtime.publish(alice.user.id, { event: 'message', data: { big } });
-    await until(() => tab.events.length > 1);
-    expect(tab.events.at(-1)?.data.big).toHaveLength(50_000);
+    const other = await buildApp({
+      config: t.config,
+      database: t.database,
+      runWorkers: false,
+      logger: false,
+    });
+    await other.ready();
+    try {
+      await t.app.realtime.publish(alice.user.id, { event: 'message', data: { big: 'x'.repeat(50_000) } });
+      await other.realtime.publish(alice.user.id, { event: 'message', data: { big: 'y'.repeat(60_000) } });
+      await until(() => tab.events.length > 2);
+      expect(tab.events.slice(1).map((e) => e.data.big.length)).toEqual([50_000, 60_000]);
+    } finally {
+      tab.socket.close();
+      await other.close();
+    }
+  });
+
+  it('delivers each event once to the publishing process’s own sockets, in publish order', async () => {
+    const tab = await connect({ authorization: `Token ${alice.token}` });
+    for (let i = 0; i < 20; i++)
+      void t.app.realtime.publish(alice.user.id, { event: 'message', data: { i } });
+    await until(() => tab.events.length > 20);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(tab.events.slice(1).map((e) => e.data.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     tab.socket.close();
   });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
@@ -21,24 +22,35 @@ declare module 'fastify' {
 const CHANNEL = 'cairn_events';
 const NOTIFY_LIMIT = 7000;
 
-type Envelope = { u: number; e?: RealtimeEvent; ref?: number };
+/** `o`: the publishing process, which has already delivered the event to its own sockets. */
+type Envelope = { o: string; u: number; e?: RealtimeEvent; ref?: number };
 
 /**
  * `/api/ws`: authenticated WebSocket. Events are fanned out through PostgreSQL LISTEN/NOTIFY so a
  * publish from any process (a worker, another API instance) reaches the user's sockets everywhere.
+ * The publishing process writes to its own sockets at once, in publish order, without waiting for
+ * its NOTIFY to come back.
  */
 export default fp(async function realtimePlugin(app: FastifyInstance, opts: { serveSockets: boolean }) {
   const sockets = new Map<number, Set<WebSocket>>();
+  const origin = randomUUID();
+
+  function send(userId: number, text: string) {
+    const targets = sockets.get(userId);
+    if (!targets) return;
+    for (const socket of targets) if (socket.readyState === socket.OPEN) socket.send(text);
+  }
 
   app.decorate('realtime', {
     async publish(userId: number, event: RealtimeEvent) {
-      let envelope = JSON.stringify({ u: userId, e: event } satisfies Envelope);
+      send(userId, JSON.stringify(event));
+      let envelope = JSON.stringify({ o: origin, u: userId, e: event } satisfies Envelope);
       if (Buffer.byteLength(envelope) > NOTIFY_LIMIT) {
         const { rows } = await app.database.query<{ id: number }>(
           'INSERT INTO event_payloads (body) VALUES ($1) RETURNING id',
           [JSON.stringify(event)],
         );
-        envelope = JSON.stringify({ u: userId, ref: Number(rows[0]!.id) } satisfies Envelope);
+        envelope = JSON.stringify({ o: origin, u: userId, ref: Number(rows[0]!.id) } satisfies Envelope);
         if (Math.random() < 0.02) {
           await app.database.query(`DELETE FROM event_payloads WHERE created_at < now() - interval '1 hour'`);
         }
@@ -51,8 +63,7 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
 
   async function deliver(raw: string) {
     const envelope = JSON.parse(raw) as Envelope;
-    const targets = sockets.get(envelope.u);
-    if (!targets?.size) return;
+    if (envelope.o === origin || !sockets.has(envelope.u)) return;
     let event = envelope.e;
     if (envelope.ref !== undefined) {
       const { rows } = await app.database.query<{ body: string }>(
@@ -62,8 +73,7 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
       if (!rows[0]) return;
       event = JSON.parse(rows[0].body) as RealtimeEvent;
     }
-    const text = JSON.stringify(event);
-    for (const socket of targets) if (socket.readyState === socket.OPEN) socket.send(text);
+    send(envelope.u, JSON.stringify(event));
   }
 
   const unlisten = await app.database.listen(CHANNEL, (payload) => {
