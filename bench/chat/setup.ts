@@ -3,9 +3,12 @@
  * a kept data dir (or DATABASE_URL), a local OpenAI-compatible server that streams at once, users
  * with session tokens, and an application whose knowledge holds ≥10k chunks of SciFact abstracts.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type Database, openDatabase } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +16,6 @@ import { buildApp } from '../../apps/api/src/app.ts';
 import { loadConfig } from '../../apps/api/src/config.ts';
 import { hashToken, newToken } from '../../apps/api/src/lib/tokens.ts';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../../apps/api/src/testing/fake-openai-server.ts';
 import { loadSciFact } from '../retrieval-quality/scifact.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -28,8 +30,18 @@ export interface Bench {
   app: FastifyInstance;
   database: Database;
   url: string;
-  fake: FakeOpenAI;
+  /** The local model server (its own process, as a real one would be). */
+  fake: { url: string; kill(): void };
   close(): Promise<void>;
+}
+
+async function startModelServer(): Promise<Bench['fake']> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'model-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => child.kill('SIGTERM'));
+  const [line] = (await once(readline.createInterface({ input: child.stdout! }), 'line')) as [string];
+  return { url: line.trim(), kill: () => child.kill('SIGTERM') };
 }
 
 export async function startBench(): Promise<Bench> {
@@ -41,10 +53,7 @@ export async function startBench(): Promise<Bench> {
   };
   const database = await openDatabase({ databaseUrl, dataDir });
   await database.migrate();
-  const fake = await startFakeOpenAI({
-    models: ['bench-chat'],
-    reply: 'The knowledge supports this claim [1], with a caveat [2].',
-  });
+  const fake = await startModelServer();
   const app = await buildApp({
     config,
     database,
@@ -62,7 +71,7 @@ export async function startBench(): Promise<Bench> {
     async close() {
       await app.close();
       await database.close();
-      await fake.close();
+      fake.kill();
       if (!flag('--data-dir')) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
