@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { type FakeOpenAI, startFakeOpenAI } from '../apps/api/src/testing/fake-openai-server';
 import { expect, test } from './fixtures';
 
@@ -117,6 +118,8 @@ test.describe('chat', () => {
         reply:
           'Visitors may climb the tower on Saturdays between ten and four [1]. Children under eight stay off the gallery [1].',
         chunkDelayMs: 120,
+        // The model takes a moment before its first token, as a real one does.
+        headersDelayMs: 800,
       });
       const user = await signIn(await api.newUser('chat-stream'));
       const app = await user.createApplication('Lighthouse live');
@@ -144,6 +147,11 @@ test.describe('chat', () => {
       await box.fill('When can visitors climb the tower?');
       await box.press('Enter');
       const answer = page.getByRole('listitem', { name: 'Answer' });
+      // Before the first token the answer says it is thinking.
+      await expect(answer).toContainText('Thinking…');
+      await page.screenshot({
+        path: path.resolve(import.meta.dirname, 'screenshots/messages-thinking-1280-light.png'),
+      });
       // Mid-stream: part of the text is there, the answer is busy and can be stopped.
       await expect(answer).toContainText('Visitors may climb');
       await expect(answer).toHaveAttribute('aria-busy', 'true');
