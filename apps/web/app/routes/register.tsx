@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import { toast } from 'sonner';
 import { FormError } from '../components/form-error';
+import { NewPasswordFields } from '../components/new-password-fields';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { Field } from '../components/ui/field';
@@ -86,21 +87,13 @@ export default function Register({ actionData }: Route.ComponentProps) {
           <Field id="email" label="Email" error={fieldErrors.email?.message}>
             {(aria) => <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />}
           </Field>
-          <Field id="password" label="Password" error={fieldErrors.password?.message}>
-            {(aria) => (
-              <Input {...aria} type="password" autoComplete="new-password" {...register('password')} />
-            )}
-          </Field>
-          <Field id="confirm_password" label="Confirm password" error={fieldErrors.confirm_password?.message}>
-            {(aria) => (
-              <Input
-                {...aria}
-                type="password"
-                autoComplete="new-password"
-                {...register('confirm_password')}
-              />
-            )}
-          </Field>
+          <NewPasswordFields
+            register={register}
+            errors={{
+              password: fieldErrors.password?.message,
+              confirm: fieldErrors.confirm_password?.message,
+            }}
+          />
           <Button type="submit" disabled={submitting}>
             {submitting ? 'Creating account…' : 'Create account'}
           </Button>

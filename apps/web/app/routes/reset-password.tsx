@@ -2,11 +2,10 @@ import { MESSAGES, ZPassword } from '@cairn/contracts/accounts';
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { FormError } from '../components/form-error';
+import { NewPasswordFields } from '../components/new-password-fields';
 import { Alert, AlertDescription } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
-import { Field } from '../components/ui/field';
-import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { apiFailure, parseForm } from '../lib/form-data.server';
 import { useZodForm } from '../lib/forms';
@@ -61,31 +60,15 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
           <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
             <input type="hidden" {...register('token')} />
             <FormError message={errors?.formError} />
-            <Field id="password" label="New password" error={fieldErrors.password?.message}>
-              {(aria) => (
-                <Input
-                  {...aria}
-                  type="password"
-                  autoComplete="new-password"
-                  autoFocus
-                  {...register('password')}
-                />
-              )}
-            </Field>
-            <Field
-              id="confirm_password"
-              label="Confirm new password"
-              error={fieldErrors.confirm_password?.message}
-            >
-              {(aria) => (
-                <Input
-                  {...aria}
-                  type="password"
-                  autoComplete="new-password"
-                  {...register('confirm_password')}
-                />
-              )}
-            </Field>
+            <NewPasswordFields
+              register={register}
+              errors={{
+                password: fieldErrors.password?.message,
+                confirm: fieldErrors.confirm_password?.message,
+              }}
+              labels={['New password', 'Confirm new password']}
+              autoFocus
+            />
             <Button type="submit" disabled={submitting}>
               {submitting ? 'Saving…' : 'Change password'}
             </Button>
