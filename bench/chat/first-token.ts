@@ -2,7 +2,8 @@
  * Time to first token: the server's own time from receiving `POST …/send-message/` to writing the
  * answer's first streamed token on the owner's socket, with 10k chunks of knowledge and a local
  * OpenAI-compatible server that streams at once. At 1 and at 50 concurrent conversations (each
- * conversation: its own user and socket, asking SciFact claims one after the other).
+ * conversation: its own session token, asking SciFact claims one after the other, back to back and
+ * then with a 1–3 s pause to read each answer).
  *
  *   npx tsx bench/chat/first-token.ts [--data-dir DIR (kept: a second run skips indexing)]
  *     [--database-url postgres://…] [--rounds 100] [--chunks 10000]
@@ -100,8 +101,15 @@ let claimAt = 0;
 const failures: string[] = [];
 const failed: string[] = [];
 
-/** Asks `rounds` questions in sequence; returns the server's first-token times (ms). */
-async function converse(c: Conversation, rounds: number): Promise<{ total: number[]; search: number[] }> {
+/**
+ * Asks `rounds` questions in sequence; returns the server's first-token times (ms). `pauseMs`: the
+ * range of the reading pause after each answer before the next question (none: back to back).
+ */
+async function converse(
+  c: Conversation,
+  rounds: number,
+  pauseMs?: [number, number],
+): Promise<{ total: number[]; search: number[] }> {
   const times: number[] = [];
   const search: number[] = [];
   let chatroom = 'new_chat';
@@ -124,6 +132,8 @@ async function converse(c: Conversation, rounds: number): Promise<{ total: numbe
     chatroom = res.chatroom.uuid;
     const answer = res.answer.uuid as string;
     if (!seen.has(answer)) await new Promise<void>((resolve) => finals.set(answer, resolve));
+    if (pauseMs)
+      await new Promise((r) => setTimeout(r, pauseMs[0] + Math.random() * (pauseMs[1] - pauseMs[0])));
     const first = firstSend.get(answer);
     if (first === undefined) failures.push(answer);
     else {
@@ -165,8 +175,18 @@ report('1 conversation  ', await converse(await openConversation(), ROUNDS));
 
 const many = await Promise.all(Array.from({ length: 50 }, () => openConversation()));
 const perConversation = Math.max(2, Math.round((ROUNDS * 4) / 50));
+// Back to back: each conversation asks again the moment its answer ends (saturation).
 const runs = await Promise.all(many.map((c) => converse(c, perConversation)));
-report('50 conversations', { total: runs.flatMap((r) => r.total), search: runs.flatMap((r) => r.search) });
+report('50 conversations, back to back', {
+  total: runs.flatMap((r) => r.total),
+  search: runs.flatMap((r) => r.search),
+});
+// As people chat: a 1–3 s pause to read each answer before the next question.
+const paced = await Promise.all(many.map((c) => converse(c, perConversation, [1000, 3000])));
+report('50 conversations, 1–3 s pauses', {
+  total: paced.flatMap((r) => r.total),
+  search: paced.flatMap((r) => r.search),
+});
 ownerSocket.close();
 console.log(
   `answers without a streamed token: ${failures.length}; failed answers: ${failed.length}${failed.length ? ` (first: ${failed[0]})` : ''}`,

@@ -10,93 +10,18 @@
  *       (a throwaway database is created next to the given one and dropped afterwards)
  *   --pages N --texts N to change the sizes.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { adminQuery, apiCaller, argValue } from '../lib.ts';
+import { argValue } from '../lib.ts';
+import { startServerProcess } from '../server-process.ts';
 import { makePdf } from './make-pdf.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const PORT = Number(process.env.BENCH_PORT ?? 3310);
-const base = `http://127.0.0.1:${PORT}`;
-const call = apiCaller(() => base);
 const BATCH = 50;
-
 const PAGES = Number(argValue('--pages') ?? 200);
 const TEXTS = Number(argValue('--texts') ?? 5000);
 
-const adminUrl = argValue('--database-url');
-let databaseUrl: string | undefined;
-const dbName = `cairn_bench_ingest_${process.pid}`;
-if (adminUrl) {
-  await adminQuery(adminUrl, `CREATE DATABASE ${dbName}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${dbName}`;
-  databaseUrl = u.toString();
-}
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ingest-'));
-const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl ?? '',
-  },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-let peakRssKb = 0;
-const sampler = setInterval(() => {
-  try {
-    const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
-    peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-  } catch {
-    // Not on Linux, or the process is gone.
-  }
-}, 200);
-
-async function cleanup() {
-  clearInterval(sampler);
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (adminUrl) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${dbName}`);
-}
-
+const server = await startServerProcess('ingest', Number(process.env.BENCH_PORT ?? 3310));
+const { base, call } = server;
 try {
-  for (let i = 0; ; i++) {
-    if (server.exitCode !== null) throw new Error('the server exited');
-    if (i > 600) throw new Error('the server did not start');
-    try {
-      if ((await fetch(`${base}/api/health/`)).ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'granite-lantern-49';
-  await call('POST', '/api/register/', undefined, { email, username: email, password });
-  const outbox = path.join(dataDir, 'outbox');
-  let verified = false;
-  for (let i = 0; i < 100 && !verified; i++) {
-    for (const file of fs.existsSync(outbox) ? fs.readdirSync(outbox) : []) {
-      const token = /verify-email\?token=([\w-]+)/.exec(
-        fs.readFileSync(path.join(outbox, file), 'utf8'),
-      )?.[1];
-      if (token) {
-        await call('POST', '/api/verify-email/', undefined, { token });
-        verified = true;
-      }
-    }
-    if (!verified) await new Promise((r) => setTimeout(r, 100));
-  }
-  const { token } = await call<{ token: string }>('POST', '/api/login/', undefined, { email, password });
+  const token = await server.signUp();
 
   async function waitAllReady(appUuid: string, count: number) {
     for (;;) {
@@ -113,7 +38,7 @@ try {
     }
   }
 
-  console.log(`engine: ${databaseUrl ? 'postgresql' : 'pglite'} (through the API on ${base})`);
+  console.log(`engine: ${argValue('--database-url') ? 'postgresql' : 'pglite'} (through the API on ${base})`);
 
   // 1. A 200-page PDF.
   const pdf = makePdf(PAGES);
@@ -167,7 +92,7 @@ try {
   console.log(
     `texts: ${TEXTS} items (uploads done in ${uploaded.toFixed(1)} s) all ready in ${seconds.toFixed(1)} s → ${(TEXTS / seconds).toFixed(1)} items/s`,
   );
-  console.log(`server peak RSS: ${(peakRssKb / 1024).toFixed(0)} MB`);
+  console.log(`server peak RSS: ${server.peakRssMb().toFixed(0)} MB`);
 } finally {
-  await cleanup();
+  await server.stop();
 }

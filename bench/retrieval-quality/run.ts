@@ -8,96 +8,24 @@
  *   npm run bench:retrieval-quality -- --database-url postgres://postgres@127.0.0.1:5432/postgres
  *       (a throwaway database is created next to the given one and dropped afterwards)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminQuery, apiCaller, argValue } from '../lib.ts';
+import { argValue } from '../lib.ts';
+import { startServerProcess } from '../server-process.ts';
 import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const dataset = path.resolve(root, '../shared/datasets/scifact');
-const PORT = Number(process.env.BENCH_PORT ?? 3300);
-const base = `http://127.0.0.1:${PORT}`;
-const call = apiCaller(() => base);
+const dataset = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/datasets/scifact',
+);
 const BATCH = 50; // KNOWLEDGE_LIMITS.itemsPerRequest
 const UPLOADS_IN_FLIGHT = 2;
 
-async function waitForServer(server: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) throw new Error('the server exited');
-    try {
-      const res = await fetch(`${base}/api/health/`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('the server did not start');
-}
-
-/** Register → e-mailed verification link (from the outbox files) → login, as a person would. */
-async function signUp(dataDir: string): Promise<string> {
-  const email = `bench-${Date.now()}@example.com`;
-  const password = 'granite-lantern-49';
-  await call('POST', '/api/register/', undefined, { email, username: email, password });
-  const outbox = path.join(dataDir, 'outbox');
-  for (let i = 0; i < 100; i++) {
-    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
-    for (const file of files) {
-      const raw = fs.readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
-      const token = /verify-email\?token=([\w-]+)/.exec(raw)?.[1];
-      if (raw.includes(email) && token) {
-        await call('POST', '/api/verify-email/', undefined, { token });
-        const login = await call<{ token: string }>('POST', '/api/login/', undefined, { email, password });
-        return login.token;
-      }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('no verification e-mail');
-}
-
 const data = loadSciFact(dataset);
-const adminUrl = argValue('--database-url');
-let databaseUrl: string | undefined;
-let throwaway: string | undefined;
-if (adminUrl) {
-  throwaway = `cairn_bench_rq_${process.pid}`;
-  await adminQuery(adminUrl, `CREATE DATABASE ${throwaway}`);
-  const u = new URL(adminUrl);
-  u.pathname = `/${throwaway}`;
-  databaseUrl = u.toString();
-}
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-rq-'));
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-let peakRssKb = 0;
-const rssTimer = setInterval(() => {
-  try {
-    const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
-    peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
-  } catch {
-    // the process is gone
-  }
-}, 1000);
-
+const server = await startServerProcess('rq', Number(process.env.BENCH_PORT ?? 3300));
+const { call } = server;
 try {
-  await waitForServer(server);
-  const token = await signUp(dataDir);
+  const token = await server.signUp();
   const form = new FormData();
   form.append('name', 'SciFact');
   const app = await call<{ uuid: string }>('POST', '/api/applications/', token, form);
@@ -170,7 +98,9 @@ try {
     recall += s.recall;
   }
   latencies.sort((a, b) => a - b);
-  console.log(`engine: ${databaseUrl ? 'postgresql' : 'pglite'} (through the API on ${base})`);
+  console.log(
+    `engine: ${argValue('--database-url') ? 'postgresql' : 'pglite'} (through the API on ${server.base})`,
+  );
   console.log(`abstracts: ${data.corpus.length} (${failed} failed), chunks: ${chunks}`);
   console.log(`uploaded in ${uploadedSeconds.toFixed(1)} s; all ready after ${ingestSeconds.toFixed(1)} s`);
   console.log(`claims: ${data.queries.length}`);
@@ -179,11 +109,7 @@ try {
   console.log(
     `search over HTTP, top_k 50: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
   );
-  console.log(`server peak RSS: ${(peakRssKb / 1024).toFixed(0)} MiB`);
+  console.log(`server peak RSS: ${server.peakRssMb().toFixed(0)} MiB`);
 } finally {
-  clearInterval(rssTimer);
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (adminUrl && throwaway) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${throwaway} WITH (FORCE)`);
+  await server.stop();
 }
