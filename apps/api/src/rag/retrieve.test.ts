@@ -3,6 +3,7 @@ import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexItem, indexItemWith } from './index-chunks.ts';
+import { lexicalIndexBuildsSettled } from './lexical-index.ts';
 import { fuseByReciprocalRank, lexicalSearch, retrieve, retrieveWith } from './retrieve.ts';
 import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
 import type { Embedder, ParsedDocument } from './types.ts';
@@ -12,6 +13,8 @@ beforeAll(async () => {
   database = await openTestDatabase();
 });
 afterAll(async () => {
+  // Searches start building in-process copies of the postings in the background.
+  if (database) await lexicalIndexBuildsSettled(database);
   await database?.close();
 });
 

@@ -2,6 +2,7 @@ import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { resolveEmbedder } from './embed.ts';
 import { TEXT_SEARCH_CONFIGS } from './language.ts';
+import { cachedLexicalIndex, dropLexicalIndex, requestLexicalIndexBuild } from './lexical-index.ts';
 import type { Embedder, Passage } from './types.ts';
 import { vectorSearch } from './vector-search.ts';
 
@@ -21,6 +22,24 @@ export const COMMON_WORD_FRACTION = 0.1;
 const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map(
   (name, id) => `(${id}, '${name === 'simple' ? 'simple' : `${name}_stem`}'::regdictionary)`,
 ).join(', ');
+
+/** The query's words and their lexemes per configuration in `used` (BM25_SQL's `q`); $1 application, $2 query. */
+const QUERY_TERMS = `
+cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
+words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
+stems AS (
+  SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
+  FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
+),
+q AS (
+  -- One lexeme per word and configuration, so (word, chunk) pairs are unique below.
+  SELECT s.w, s.ts_config, s.lexemes[1] AS lexeme
+  FROM stems s
+  WHERE cardinality(s.lexemes) > 0
+    -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
+    -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
+    AND NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
+)`;
 
 /**
  * BM25 over the postings of one application.
@@ -48,22 +67,7 @@ WITH RECURSIVE used(ts_config) AS (
   SELECT (SELECT p.ts_config FROM knowledge_postings p
           WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
   FROM used WHERE used.ts_config IS NOT NULL
-),
-cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
-words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
-stems AS (
-  SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
-  FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
-),
-q AS (
-  -- One lexeme per word and configuration, so (word, chunk) pairs are unique below.
-  SELECT s.w, s.ts_config, s.lexemes[1] AS lexeme
-  FROM stems s
-  WHERE cardinality(s.lexemes) > 0
-    -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
-    -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
-    AND NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
-),
+),${QUERY_TERMS},
 stats AS MATERIALIZED (
   SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
   FROM knowledge_index_stats WHERE application_id = $1
@@ -110,8 +114,55 @@ export interface RankedChunk {
   score: number;
 }
 
-/** Chunk ids of one application ranked by BM25, best first. */
+/**
+ * The version of the application's knowledge and the query's terms (BM25_SQL's `q`) in the
+ * configurations of a cached copy ($3), for scoring from that copy: one row per term (a row of
+ * nulls beside the version when no word is left), no row when the application never had chunks.
+ */
+const TERMS_SQL = `
+WITH used(ts_config) AS (SELECT unnest($3::int[])),${QUERY_TERMS}
+SELECT s.version::text AS version, q.w, q.ts_config, q.lexeme
+FROM knowledge_index_stats s LEFT JOIN q ON true
+WHERE s.application_id = $1`;
+
+/**
+ * Chunk ids of one application ranked by BM25, best first: from the in-process copy of its
+ * postings when that copy is current (lexical-index.ts), else by BM25_SQL, which also starts
+ * building the copy. Both give the same ranking and scores.
+ */
 export async function lexicalSearch(
+  database: Database,
+  applicationId: number,
+  query: string,
+  limit: number,
+  pruning = { largeCollection: LARGE_COLLECTION, commonWordFraction: COMMON_WORD_FRACTION },
+): Promise<RankedChunk[]> {
+  const index = cachedLexicalIndex(database, applicationId);
+  if (index) {
+    const { rows } = await database.query<{
+      version: string;
+      w: string | null;
+      ts_config: number | null;
+      lexeme: string | null;
+    }>(TERMS_SQL, [applicationId, query, index.configs]);
+    if (rows[0]?.version === index.version) {
+      const terms = rows.flatMap((row) =>
+        row.w === null || row.ts_config === null || row.lexeme === null
+          ? []
+          : [{ w: row.w, ts_config: Number(row.ts_config), lexeme: row.lexeme }],
+      );
+      return index.search(terms, limit, pruning, { k1: BM25_K1, b: BM25_B });
+    }
+    dropLexicalIndex(database, index);
+  }
+  const ranked = await lexicalSearchSql(database, applicationId, query, limit, pruning);
+  // After the query, so that on PGlite the build's first statement does not queue ahead of it.
+  requestLexicalIndexBuild(database, applicationId);
+  return ranked;
+}
+
+/** BM25_SQL alone, never the cached copy: the reference the copy is checked against. */
+export async function lexicalSearchSql(
   database: Database,
   applicationId: number,
   query: string,
