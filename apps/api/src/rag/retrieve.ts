@@ -59,6 +59,10 @@ q AS (
  * Postings are read per lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
  * trading the probes for a scan of all the application's postings). Collection size and average
  * length come from knowledge_index_stats.
+ *
+ * Most searches are scored from an in-process copy of the postings instead (lexical-index.ts), in
+ * about a millisecond; this query answers while there is no current copy, and is the reference the
+ * copy is tested against.
  */
 export const BM25_SQL = `
 WITH RECURSIVE used(ts_config) AS (
