@@ -233,6 +233,34 @@ describe('lexical index (in-process BM25)', () => {
     await expectCachedLikeSql(applicationId, 'glacier sea', 10);
   });
 
+  it('stays exact when the knowledge changes while the copy is being read', async () => {
+    const { applicationId } = await insertApplication(database);
+    await indexItems(applicationId, ITEMS);
+    const building = warmLexicalIndex(database, applicationId);
+    await indexItems(applicationId, [['Iceberg', 'An iceberg is a piece of a glacier adrift at sea.', 'en']]);
+    // Read wholly before the change (then out of date), wholly after it, or dropped: never half.
+    const index = await building;
+    const [{ version } = { version: '' }] = (
+      await database.query<{ version: string }>(
+        'SELECT version::text AS version FROM knowledge_index_stats WHERE application_id = $1',
+        [applicationId],
+      )
+    ).rows;
+    if (index?.version === version) {
+      const { rows } = await database.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM knowledge_postings WHERE application_id = $1',
+        [applicationId],
+      );
+      expect(index.postings).toBe(rows[0]!.n);
+    }
+    for (const query of ['glacier sea iceberg', 'iceberg']) {
+      expectSameRanking(
+        await lexicalSearch(database, applicationId, query, 10),
+        await lexicalSearchSql(database, applicationId, query, 10),
+      );
+    }
+  });
+
   it('builds in the background after a search answered in SQL', async () => {
     const { applicationId } = await insertApplication(database);
     await indexItems(applicationId, ITEMS.slice(0, 4));
