@@ -62,6 +62,9 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     throw error;
   }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // No other process can reach this database (its data dir is locked to this one), so LISTEN/NOTIFY
+  // is an in-process bus: an event costs no query on the one connection everything else waits for.
+  const channels = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     raw: client,
@@ -76,11 +79,28 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
       return { rows: result.rows };
     },
     async listen(channel, onPayload) {
-      const unsubscribe = await client.listen(channel, onPayload);
-      return unsubscribe;
+      let listeners = channels.get(channel);
+      if (!listeners) {
+        listeners = new Set();
+        channels.set(channel, listeners);
+      }
+      const listener = (payload: string) => onPayload(payload);
+      listeners.add(listener);
+      return async () => {
+        listeners.delete(listener);
+      };
     },
     async notify(channel, payload) {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      // Delivered after the caller continues, in order, as PostgreSQL delivers notifications.
+      for (const listener of channels.get(channel) ?? []) {
+        queueMicrotask(() => {
+          try {
+            listener(payload);
+          } catch (error) {
+            console.error(`listener of ${channel} failed`, error);
+          }
+        });
+      }
     },
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
