@@ -176,7 +176,10 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     armIdle();
     // The history, the provider's model (a query and a key decryption) and, when the question is
     // at hand, the knowledge search all run at once.
-    const conversation = loadConversation(app, chatroom.id, answer.id, metadata.reply_to);
+    const conversation =
+      target.question !== undefined && target.history
+        ? Promise.resolve({ question: target.question, history: target.history })
+        : loadConversation(app, chatroom.id, answer.id, metadata.reply_to);
     conversation.catch(() => {});
     const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app.database, ownerId, ref);
     modelReady?.catch(() => {});

@@ -1,6 +1,7 @@
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ChatTurn } from '../models/types.ts';
 import type { ApplicationRow } from '../modules/applications/serialize-application.ts';
 import type { ChatroomRow, MessageRow } from '../modules/chatrooms/serialize-chat.ts';
 
@@ -26,8 +27,10 @@ export interface AnswerTarget {
   chatroom: ChatroomRow;
   /** The answer as taken: `streaming`, this run. */
   answer: MessageRow;
-  /** The question, when the caller has it at hand; otherwise it is read with the history. */
+  /** The question, when the caller has it at hand (the search starts at once); otherwise it is read. */
   question?: string;
+  /** The turns before the question, when the caller knows them (none in a new chatroom). */
+  history?: ChatTurn[];
   /** Settles once the answer's own event is published: its deltas must not overtake it. */
   announced?: Promise<unknown>;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ASSISTANT_SENDER,
   chatroomNameFrom,
@@ -37,43 +38,45 @@ export async function sendMessage(
       ? { application: await findApplication(db, ownerId, appUuid), chatroom: undefined }
       : await findChatroom(db, ownerId, appUuid, input.chatroom_identifier);
   const { application } = found;
-  let chatroom = found.chatroom;
+  const { chatroom } = found;
 
   const slot = input.send_to_user ? null : app.answers.reserve();
+  // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
+  // a new chatroom is created with the activity time already set: few statements, few round trips.
+  const questionUuid = randomUUID();
   const stored = db.transaction(async (tx) => {
-    if (!chatroom) {
-      [chatroom] = await tx
-        .insert(chatrooms)
-        .values({ applicationId: application.id, name: chatroomNameFrom(input.message) })
-        .returning();
-    }
-    const metadata = { ...input.metadata, ...(input.send_to_user && { send_to_user: true }) };
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        chatroomId: chatroom!.id,
-        senderIdentifier: input.sender_identifier,
-        message: input.message,
-        metadata,
-      })
-      .returning();
-    const [answer] = input.send_to_user
-      ? [undefined]
+    const [room] = chatroom
+      ? await tx
+          .update(chatrooms)
+          .set({ lastMessageAt: sql`now()` })
+          .where(eq(chatrooms.id, chatroom.id))
+          .returning()
       : await tx
-          .insert(messages)
-          .values({
-            chatroomId: chatroom!.id,
-            senderIdentifier: ASSISTANT_SENDER,
-            ...(slot ? takenAnswer() : { status: 'pending' as const }),
-            metadata: { reply_to: message!.uuid },
-          })
+          .insert(chatrooms)
+          .values({ applicationId: application.id, name: chatroomNameFrom(input.message) })
           .returning();
-    const [room] = await tx
-      .update(chatrooms)
-      .set({ lastMessageAt: sql`now()` })
-      .where(eq(chatrooms.id, chatroom!.id))
+    const question = {
+      uuid: questionUuid,
+      chatroomId: room!.id,
+      senderIdentifier: input.sender_identifier,
+      message: input.message,
+      metadata: { ...input.metadata, ...(input.send_to_user && { send_to_user: true }) },
+    };
+    const answer = {
+      chatroomId: room!.id,
+      senderIdentifier: ASSISTANT_SENDER,
+      ...(slot ? takenAnswer() : { status: 'pending' as const }),
+      metadata: { reply_to: questionUuid },
+    };
+    const rows = await tx
+      .insert(messages)
+      .values(input.send_to_user ? [question] : [question, answer])
       .returning();
-    return { room: room!, message: message!, answer };
+    return {
+      room: room!,
+      message: rows.find((row) => row.uuid === questionUuid)!,
+      answer: rows.find((row) => row.uuid !== questionUuid),
+    };
   });
   const result = await stored.catch((error: unknown) => {
     slot?.release();
