@@ -3,7 +3,7 @@
  * answer's first streamed token on the owner's socket, with 10k chunks of knowledge and a local
  * OpenAI-compatible server that streams at once. At 1 and at 50 concurrent conversations (each
  * conversation: its own session token, asking SciFact claims one after the other, back to back and
- * then with a 1–3 s pause to read each answer).
+ * then with a 0–3 s pause before each question).
  *
  *   npx tsx bench/chat/first-token.ts [--data-dir DIR (kept: a second run skips indexing)]
  *     [--database-url postgres://…] [--rounds 100] [--chunks 10000]
@@ -104,7 +104,8 @@ const failed: string[] = [];
 
 /**
  * Asks `rounds` questions in sequence; returns the server's first-token times (ms). `pauseMs`: the
- * range of the reading pause after each answer before the next question (none: back to back).
+ * range of the pause before each question — reading the last answer, or, before the first, arriving
+ * — drawn anew each time, so conversations do not ask in lockstep (none: back to back).
  */
 async function converse(
   c: Conversation,
@@ -115,6 +116,8 @@ async function converse(
   const search: number[] = [];
   let chatroom = 'new_chat';
   for (let i = 0; i < rounds; i++) {
+    if (pauseMs)
+      await new Promise((r) => setTimeout(r, pauseMs[0] + Math.random() * (pauseMs[1] - pauseMs[0])));
     const claim = claims[claimAt++ % claims.length]!;
     const res = await call(
       bench,
@@ -133,8 +136,6 @@ async function converse(
     chatroom = res.chatroom.uuid;
     const answer = res.answer.uuid as string;
     if (!seen.has(answer)) await new Promise<void>((resolve) => finals.set(answer, resolve));
-    if (pauseMs)
-      await new Promise((r) => setTimeout(r, pauseMs[0] + Math.random() * (pauseMs[1] - pauseMs[0])));
     const first = firstSend.get(answer);
     if (first === undefined) failures.push(answer);
     else {
@@ -185,9 +186,9 @@ report('50 conversations, back to back', {
   total: runs.flatMap((r) => r.total),
   search: runs.flatMap((r) => r.search),
 });
-// As people chat: a 1–3 s pause to read each answer before the next question.
-const paced = await Promise.all(many.map((c) => converse(c, perConversation, [1000, 3000])));
-report('50 conversations, 1–3 s pauses', {
+// As people chat: a 0–3 s pause before each question (to arrive, then to read the last answer).
+const paced = await Promise.all(many.map((c) => converse(c, perConversation, [0, 3000])));
+report('50 conversations, 0–3 s pauses', {
   total: paced.flatMap((r) => r.total),
   search: paced.flatMap((r) => r.search),
 });
