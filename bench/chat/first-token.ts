@@ -181,11 +181,16 @@ report('1 conversation  ', await converse(await openConversation(), ROUNDS));
 const many = await Promise.all(Array.from({ length: 50 }, () => openConversation()));
 const perConversation = Math.max(2, Math.round((ROUNDS * 4) / 50));
 // Back to back: each conversation asks again the moment its answer ends (saturation).
+const saturatedAt = performance.now();
 const runs = await Promise.all(many.map((c) => converse(c, perConversation)));
+const saturatedSeconds = (performance.now() - saturatedAt) / 1000;
 report('50 conversations, back to back', {
   total: runs.flatMap((r) => r.total),
   search: runs.flatMap((r) => r.search),
 });
+console.log(
+  `50 conversations, back to back: ${50 * perConversation} answers in ${saturatedSeconds.toFixed(1)} s → ${((50 * perConversation) / saturatedSeconds).toFixed(0)} answers/s`,
+);
 // As people chat: a 0–3 s pause before each question (to arrive, then to read the last answer).
 const paced = await Promise.all(many.map((c) => converse(c, perConversation, [0, 3000])));
 report('50 conversations, 0–3 s pauses', {
