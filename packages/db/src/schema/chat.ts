@@ -48,8 +48,6 @@ export const messages = pgTable(
   },
   (t) => [
     index('messages_chatroom_idx').on(t.chatroomId, t.id),
-    index('messages_open_answers_idx')
-      .on(t.status, t.id)
-      .where(sql`status IN ('pending', 'streaming')`),
+    index('messages_open_answers_idx').on(t.status, t.id).where(sql`status IN ('pending', 'streaming')`),
   ],
 );
