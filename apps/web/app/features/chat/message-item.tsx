@@ -146,32 +146,38 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
             >
               <RefreshCwIcon aria-hidden="true" />
             </Button>
-            <Button
-              size="icon"
-              variant="ghost"
-              className={cn('size-7', message.feedback === 'up' && 'text-primary')}
-              aria-pressed={message.feedback === 'up'}
-              aria-label="Good answer"
-              onClick={() => onRate(message.uuid, message.feedback === 'up' ? null : 'up')}
-            >
-              <ThumbsUpIcon aria-hidden="true" fill={message.feedback === 'up' ? 'currentColor' : 'none'} />
-            </Button>
-            <Button
-              size="icon"
-              variant="ghost"
-              className={cn('size-7', message.feedback === 'down' && 'text-primary')}
-              aria-pressed={message.feedback === 'down'}
-              aria-label="Bad answer"
-              onClick={() => onRate(message.uuid, message.feedback === 'down' ? null : 'down')}
-            >
-              <ThumbsDownIcon
-                aria-hidden="true"
-                fill={message.feedback === 'down' ? 'currentColor' : 'none'}
-              />
-            </Button>
+            <RateButton message={message} value="up" onRate={onRate} />
+            <RateButton message={message} value="down" onRate={onRate} />
           </>
         )}
       </div>
     </li>
+  );
+}
+
+const RATINGS = {
+  up: { label: 'Good answer', Icon: ThumbsUpIcon },
+  down: { label: 'Bad answer', Icon: ThumbsDownIcon },
+} as const;
+
+/** Thumbs up or down: a toggle; pressing the chosen one again clears the rating. */
+function RateButton({
+  message,
+  value,
+  onRate,
+}: { message: ChatMessage; value: 'up' | 'down' } & Pick<Actions, 'onRate'>) {
+  const chosen = message.feedback === value;
+  const { label, Icon } = RATINGS[value];
+  return (
+    <Button
+      size="icon"
+      variant="ghost"
+      className={cn('size-7', chosen && 'text-primary')}
+      aria-pressed={chosen}
+      aria-label={label}
+      onClick={() => onRate(message.uuid, chosen ? null : value)}
+    >
+      <Icon aria-hidden="true" fill={chosen ? 'currentColor' : 'none'} />
+    </Button>
   );
 }
