@@ -35,12 +35,10 @@ export interface AnswerTarget {
   announced?: Promise<unknown>;
 }
 
+const leaseEnd = () => sql`now() + make_interval(secs => ${ANSWER_LEASE_SECONDS})`;
+
 /** Column values that take an answer for this process. */
-export const takenAnswer = () =>
-  ({
-    status: 'streaming',
-    leaseUntil: sql`now() + make_interval(secs => ${ANSWER_LEASE_SECONDS})`,
-  }) as const;
+export const takenAnswer = () => ({ status: 'streaming', leaseUntil: leaseEnd() }) as const;
 
 export function wakeAnswerWorkers(app: FastifyInstance): Promise<void> {
   return app.database.notify(ANSWER_KICK_CHANNEL, '');
@@ -52,12 +50,18 @@ export function requestStop(app: FastifyInstance, messageId: number, run: number
 
 /** Takes up to `limit` pending answers (oldest first) for this process, with what answering needs. */
 export async function takePendingAnswers(app: FastifyInstance, limit: number): Promise<AnswerTarget[]> {
-  const { rows } = await app.database.query<{ id: number }>(
-    `UPDATE messages SET status = 'streaming', lease_until = now() + make_interval(secs => $2)
-     WHERE id IN (SELECT id FROM messages WHERE status = 'pending' ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-    [limit, ANSWER_LEASE_SECONDS],
-  );
+  const oldestPending = app.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(eq(messages.status, 'pending'))
+    .orderBy(messages.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const rows = await app.db
+    .update(messages)
+    .set(takenAnswer())
+    .where(inArray(messages.id, oldestPending))
+    .returning({ id: messages.id });
   if (!rows.length) return [];
   return app.db
     .select({ answer: messages, chatroom: chatrooms, application: applications })
@@ -67,7 +71,7 @@ export async function takePendingAnswers(app: FastifyInstance, limit: number): P
     .where(
       inArray(
         messages.id,
-        rows.map((r) => Number(r.id)),
+        rows.map((r) => r.id),
       ),
     )
     .orderBy(messages.id);
@@ -78,7 +82,7 @@ export async function renewLeases(app: FastifyInstance, messageIds: number[]): P
   if (!messageIds.length) return;
   await app.db
     .update(messages)
-    .set({ leaseUntil: sql`now() + make_interval(secs => ${ANSWER_LEASE_SECONDS})` })
+    .set({ leaseUntil: leaseEnd() })
     .where(and(inArray(messages.id, messageIds), eq(messages.status, 'streaming')));
 }
 

@@ -43,8 +43,10 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
 
   app.decorate('realtime', {
     async publish(userId: number, event: RealtimeEvent) {
-      send(userId, JSON.stringify(event));
-      let envelope = JSON.stringify({ o: origin, u: userId, e: event } satisfies Envelope);
+      const text = JSON.stringify(event);
+      send(userId, text);
+      // The Envelope, around the event serialised once (`origin` is a uuid, `userId` a number).
+      let envelope = `{"o":"${origin}","u":${userId},"e":${text}}`;
       if (Buffer.byteLength(envelope) > NOTIFY_LIMIT) {
         const { rows } = await app.database.query<{ id: number }>(
           'INSERT INTO event_payloads (body) VALUES ($1) RETURNING id',
