@@ -88,6 +88,16 @@ test.describe('chat', () => {
     // Thumbs up is stored with the message.
     await answer.getByRole('button', { name: 'Good answer' }).click();
     await expect(answer.getByRole('button', { name: 'Good answer' })).toHaveAttribute('aria-pressed', 'true');
+    await page.screenshot({
+      path: path.resolve(import.meta.dirname, 'screenshots/messages-answered-1280-light.png'),
+    });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({
+      path: path.resolve(import.meta.dirname, 'screenshots/messages-answered-375-dark.png'),
+    });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Nothing relevant: the assistant says so instead of inventing.
     await box.fill('What is the price of a helicopter?');
