@@ -1,0 +1,125 @@
+import { timingSafeEqual } from 'node:crypto';
+import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
+import { apiKeys, applications } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { countHit } from '../../lib/rate-limit.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import { isWellFormedApiKey } from '../api-keys/key-format.ts';
+import type { ApiKeyRow } from '../api-keys/serialize-api-key.ts';
+import type { ApplicationRow } from '../applications/serialize-application.ts';
+import { invalidApiKey, OpenAIError } from './openai-error.ts';
+
+export interface KeyPrincipal {
+  key: ApiKeyRow;
+  application: ApplicationRow;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on `/api/v1` routes: the API key and the one application it reaches. */
+    apiKey: KeyPrincipal;
+  }
+}
+
+/** Failed key checks one address may make a minute before it is refused outright until the minute ends. */
+export const BAD_KEYS_PER_MINUTE = 20;
+
+const rateLimited = (message: string, retryAfter: number, code: string) =>
+  new OpenAIError(429, message, 'requests', code, null, true, { 'retry-after': String(retryAfter) });
+
+/**
+ * The `/api/v1` principal (DESIGN §8): `Authorization: Bearer cairn_…` only. The checksum catches a
+ * mistyped key before any lookup; the key is found by its hash and compared in constant time; it is
+ * looked up on every request, so a deleted key stops at once in every process. Each key has its own
+ * requests-per-minute limit, counted in the database, reported in `x-ratelimit-*` on every answer.
+ */
+export function apiKeyAuthenticator(app: FastifyInstance) {
+  /** Addresses that failed too often, refused without a lookup until the window ends (this process). */
+  const blocked = new Map<string, number>();
+
+  async function refuse(request: FastifyRequest, message: string): Promise<never> {
+    const hit = await countHit(app.database, `v1-bad-key:ip:${request.ip}`, 60);
+    if (hit.count > BAD_KEYS_PER_MINUTE) {
+      blocked.set(request.ip, Date.now() + hit.resetSeconds * 1000);
+      throw rateLimited(
+        `Too many requests with invalid API keys from your address. Try again in ${hit.resetSeconds} seconds.`,
+        hit.resetSeconds,
+        'too_many_invalid_keys',
+      );
+    }
+    throw invalidApiKey(message);
+  }
+
+  return async function authenticateApiKey(request: FastifyRequest, reply: FastifyReply) {
+    const until = blocked.get(request.ip);
+    if (until !== undefined) {
+      const wait = Math.ceil((until - Date.now()) / 1000);
+      if (wait > 0) {
+        throw rateLimited(
+          `Too many requests with invalid API keys from your address. Try again in ${wait} seconds.`,
+          wait,
+          'too_many_invalid_keys',
+        );
+      }
+      blocked.delete(request.ip);
+    }
+    const header = request.headers.authorization?.trim();
+    if (!header) {
+      throw invalidApiKey(
+        "You didn't provide an API key. Send it as `Authorization: Bearer <key>`; create keys on the application's API keys page.",
+      );
+    }
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const token = match?.[1];
+    if (!token?.startsWith(API_KEY_PREFIX)) {
+      return refuse(
+        request,
+        `Only application API keys (${API_KEY_PREFIX}…) are accepted here, as \`Authorization: Bearer <key>\`; session tokens are not.`,
+      );
+    }
+    if (!isWellFormedApiKey(token)) {
+      return refuse(
+        request,
+        'Incorrect API key provided: it is not a complete Cairn key (its checksum does not match).',
+      );
+    }
+    const keyHash = hashToken(token);
+    const [row] = await app.db
+      .select({ key: apiKeys, application: applications })
+      .from(apiKeys)
+      .innerJoin(applications, eq(applications.id, apiKeys.applicationId))
+      .where(eq(apiKeys.keyHash, keyHash))
+      .limit(1);
+    if (!row || !timingSafeEqual(Buffer.from(row.key.keyHash), Buffer.from(keyHash))) {
+      return refuse(request, 'Incorrect API key provided. It may have been deleted.');
+    }
+    if (row.key.expiresAt && row.key.expiresAt.getTime() <= Date.now()) {
+      return refuse(request, `This API key expired at ${row.key.expiresAt.toISOString()}.`);
+    }
+
+    const limit = row.key.requestsPerMinute;
+    const hit = await countHit(app.database, `v1-key:${row.key.id}`, 60);
+    reply.headers({
+      'x-ratelimit-limit-requests': String(limit),
+      'x-ratelimit-remaining-requests': String(Math.max(0, limit - hit.count)),
+      'x-ratelimit-reset-requests': `${hit.resetSeconds}s`,
+    });
+    if (hit.count > limit) {
+      throw rateLimited(
+        `Rate limit reached for this API key: ${limit} requests per minute. Try again in ${hit.resetSeconds} seconds.`,
+        hit.resetSeconds,
+        'rate_limit_exceeded',
+      );
+    }
+    // Coarse last-use bookkeeping, at most one write per key a minute, off the request's path.
+    if (!row.key.lastUsedAt || Date.now() - row.key.lastUsedAt.getTime() > 60_000) {
+      app.db
+        .update(apiKeys)
+        .set({ lastUsedAt: sql`now()` })
+        .where(eq(apiKeys.id, row.key.id))
+        .catch((err: unknown) => request.log.warn({ err }, 'could not record API key use'));
+    }
+    request.apiKey = row;
+  };
+}
