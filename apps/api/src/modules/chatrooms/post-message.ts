@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ASSISTANT_SENDER,
+  chatroomNameFrom,
+  type TChatroomSource,
+  type TSendMessageResponse,
+} from '@cairn/contracts/chat';
+import { chatrooms, messages } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
+import type { ApplicationRow } from '../applications/serialize-application.ts';
+import { emitConversationCreated, emitMessageCreated } from '../webhooks/product-events.ts';
+import { publishChatEvent } from './publish-chat-event.ts';
+import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
+
+export interface PostMessageInput {
+  application: ApplicationRow;
+  /** The conversation to add to; without one a chatroom is created, named from the message. */
+  chatroom?: ChatroomRow | undefined;
+  /** Where a new chatroom comes from. */
+  source: TChatroomSource;
+  /** A new widget chatroom's visitor and the page it started on. */
+  visitor?: { uuid: string; startedOn: string | null } | undefined;
+  senderIdentifier: string;
+  message: string;
+  metadata: Record<string, unknown>;
+  /**
+   * A message for the chatroom's end user: stored and announced, never answered. In a widget
+   * chatroom it is the owner taking the conversation over (`handled_by: human`).
+   */
+  sendToUser: boolean;
+  /** What shapes the answer beyond the application's settings (kept on the answer, see AnswerRequest). */
+  answerRequest?: AnswerRequest | undefined;
+  /** The answer's uuid, when the caller listens for its events before they can be published. */
+  answerUuid?: string | undefined;
+}
+
+/**
+ * Stores a message of a conversation, whatever its channel (the owner's web app, the public API, the
+ * widget …) and, unless it is meant for the chatroom's end user or a person handles the chatroom,
+ * an empty answer: taken and started at once in one of this process's answer slots, or left
+ * `pending` for the answer workers (answer-queue.ts). Every change is announced to the owner's
+ * sockets as `message` events.
+ */
+export async function postMessage(
+  app: FastifyInstance,
+  input: PostMessageInput,
+): Promise<TSendMessageResponse> {
+  const { application, chatroom } = input;
+  const db = app.db;
+  const takeOver = input.sendToUser && chatroom?.source === 'widget';
+  const slot = input.sendToUser || chatroom?.handledBy === 'human' ? null : app.answers.reserve();
+  // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
+  // a new chatroom is created with the activity time already set: few statements, few round trips.
+  const questionUuid = randomUUID();
+  const stored = db.transaction(async (tx) => {
+    const [room] = chatroom
+      ? await tx
+          .update(chatrooms)
+          .set({
+            lastMessageAt: sql`now()`,
+            ...(takeOver && { handledBy: 'human' as const, waitingSince: null }),
+          })
+          .where(eq(chatrooms.id, chatroom.id))
+          .returning()
+      : await tx
+          .insert(chatrooms)
+          .values({
+            applicationId: application.id,
+            name: chatroomNameFrom(input.message),
+            source: input.source,
+            ...(input.visitor && { visitorUuid: input.visitor.uuid, startedOn: input.visitor.startedOn }),
+          })
+          .returning();
+    // Read after the update: a takeover that just happened silences the assistant for this message.
+    const answered = !input.sendToUser && room!.handledBy === 'assistant';
+    const question = {
+      uuid: questionUuid,
+      chatroomId: room!.id,
+      senderIdentifier: input.senderIdentifier,
+      message: input.message,
+      metadata: { ...input.metadata, ...(input.sendToUser && { send_to_user: true }) },
+    };
+    const answer = {
+      uuid: input.answerUuid ?? randomUUID(),
+      chatroomId: room!.id,
+      senderIdentifier: ASSISTANT_SENDER,
+      ...(slot && answered ? takenAnswer() : { status: 'pending' as const }),
+      metadata: { reply_to: questionUuid, ...(input.answerRequest && { request: input.answerRequest }) },
+    };
+    const rows = await tx
+      .insert(messages)
+      .values(answered ? [question, answer] : [question])
+      .returning();
+    return {
+      room: room!,
+      message: rows.find((row) => row.uuid === questionUuid)!,
+      answer: rows.find((row) => row.uuid !== questionUuid),
+    };
+  });
+  const result = await stored.catch((error: unknown) => {
+    slot?.release();
+    throw error;
+  });
+  if (slot && !result.answer) slot.release();
+
+  const ownerId = application.ownerId;
+  const base = { application_uuid: application.uuid, chatroom_uuid: result.room.uuid };
+  const response: TSendMessageResponse = {
+    chatroom: serializeChatroom(result.room),
+    message: serializeMessage(result.message),
+    answer: result.answer ? serializeMessage(result.answer) : null,
+  };
+  // The answer starts while its events go out; it holds its first delta until they are published.
+  const announced = (async () => {
+    await publishChatEvent(app, ownerId, {
+      kind: 'chatroom',
+      ...base,
+      chatroom: response.chatroom,
+      visitor_uuid: result.room.visitorUuid ?? undefined,
+    });
+    await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.message });
+    if (response.answer)
+      await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.answer });
+  })();
+  if (slot && result.answer) {
+    slot.run({
+      application,
+      chatroom: result.room,
+      answer: result.answer,
+      question: input.message,
+      // A new chatroom has no turns before this question but those the request brought.
+      ...(!chatroom && { history: input.answerRequest?.history ?? [] }),
+      announced,
+    });
+  }
+  // The owner's webhooks hear of it after the answer started (one indexed query when there are none);
+  // the answer is recorded as `message.created` when it finishes (answer-message.ts).
+  const recorded = (async () => {
+    const where = { application, chatroom: result.room };
+    if (!chatroom) await emitConversationCreated(app, where);
+    await emitMessageCreated(app, where, result.message);
+  })();
+  await announced;
+  if (!slot && result.answer) await wakeAnswerWorkers(app);
+  await recorded;
+  return response;
+}

@@ -1,0 +1,107 @@
+import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
+import type { TWidgetConversation } from '@cairn/contracts/widget';
+import { applications, chatrooms, messages } from '@cairn/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
+import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
+import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
+import { emitHandoffRequested, emitMessageCreated } from '../webhooks/product-events.ts';
+import { widgetConversationOf } from './serialize-widget.ts';
+import type { VisitorContext } from './visitor-auth.ts';
+import { findVisitorChatroom } from './visitor-conversations.ts';
+import { loadWidget } from './widget-settings.ts';
+
+export const HANDOFF_TIMEOUT_QUEUE = 'widget-handoff-timeout';
+interface HandoffTimeoutJob {
+  chatroomId: number;
+  /** The request this job ends; a later request has its own job. */
+  waitingSince: string;
+}
+
+/**
+ * The visitor asks for a person: the chatroom is handled by a human and waiting, the owner sees it
+ * at once (a `chatroom` event) and by e-mail if they want it, and a job due after the owner's wait
+ * time hands the conversation back to the assistant if nobody replied by then.
+ */
+export async function requestHandoff(
+  app: FastifyInstance,
+  visitor: VisitorContext,
+  conversationUuid: string,
+): Promise<TWidgetConversation> {
+  const { application, widget } = visitor;
+  if (!widget.takeover.enabled) throw new AppError('forbidden', 'Talking to a person is not available here.');
+  const chatroom = await findVisitorChatroom(app.db, visitor, conversationUuid);
+  if (chatroom.waitingSince || chatroom.handledBy === 'human')
+    return widgetConversationOf(serializeChatroom(chatroom));
+  const [row] = await app.db
+    .update(chatrooms)
+    // Milliseconds, as the API shows it: the timeout job names the request by this exact value.
+    .set({ handledBy: 'human', waitingSince: sql`date_trunc('milliseconds', now())`, updatedAt: sql`now()` })
+    .where(eq(chatrooms.id, chatroom.id))
+    .returning();
+  const updated = serializeChatroom(row!);
+  await publishChatEvent(app, application.ownerId, {
+    kind: 'chatroom',
+    application_uuid: application.uuid,
+    chatroom_uuid: updated.uuid,
+    chatroom: updated,
+    visitor_uuid: visitor.claims.v,
+  });
+  await emitHandoffRequested(app, { application, chatroom: row! });
+  await app.jobs.send<HandoffTimeoutJob>(
+    HANDOFF_TIMEOUT_QUEUE,
+    { chatroomId: row!.id, waitingSince: row!.waitingSince!.toISOString() },
+    { startAfter: widget.takeover.wait_minutes * 60, retryLimit: 5 },
+  );
+  return widgetConversationOf(updated);
+}
+
+/**
+ * Nobody replied in time: if the chatroom still waits on the same request, the assistant tells the
+ * visitor (the owner's no-reply message) and answers again. A reply or a decision by the owner
+ * cleared `waiting_since`, and then this does nothing.
+ */
+export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTimeoutJob): Promise<void> {
+  const ended = await app.db.transaction(async (tx) => {
+    const [room] = await tx
+      .update(chatrooms)
+      .set({ handledBy: 'assistant', waitingSince: null, lastMessageAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(chatrooms.id, job.chatroomId), eq(chatrooms.waitingSince, new Date(job.waitingSince))))
+      .returning();
+    if (!room) return null;
+    const [application] = await tx.select().from(applications).where(eq(applications.id, room.applicationId));
+    const widget = await loadWidget(tx, application!);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        chatroomId: room.id,
+        senderIdentifier: ASSISTANT_SENDER,
+        message: widget.takeover.no_reply_message,
+        metadata: { handoff_timeout: true },
+      })
+      .returning();
+    return { room, application: application!, message: message! };
+  });
+  if (!ended) return;
+  const base = { application_uuid: ended.application.uuid, chatroom_uuid: ended.room.uuid };
+  const ownerId = ended.application.ownerId;
+  await publishChatEvent(app, ownerId, {
+    kind: 'chatroom',
+    ...base,
+    chatroom: serializeChatroom(ended.room),
+    visitor_uuid: ended.room.visitorUuid ?? undefined,
+  });
+  await publishChatEvent(app, ownerId, {
+    kind: 'created',
+    ...base,
+    message: serializeMessage(ended.message),
+  });
+  await emitMessageCreated(app, { application: ended.application, chatroom: ended.room }, ended.message);
+}
+
+export async function workHandoffTimeouts(app: FastifyInstance) {
+  await app.jobs.work<HandoffTimeoutJob>(HANDOFF_TIMEOUT_QUEUE, { batchSize: 10 }, async (jobs) => {
+    for (const job of jobs) await endUnansweredHandoff(app, job.data);
+  });
+}

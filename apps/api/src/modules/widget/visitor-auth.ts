@@ -1,0 +1,50 @@
+import { VISITOR_TOKEN_PREFIX } from '@cairn/contracts/widget';
+import { applications, widgets } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
+import type { ApplicationRow } from '../applications/serialize-application.ts';
+import type { VisitorClaims } from './visitor-token.ts';
+import { type Widget, widgetOf } from './widget-settings.ts';
+
+export interface VisitorContext {
+  claims: VisitorClaims;
+  application: ApplicationRow;
+  widget: Widget;
+}
+
+const unauthorized = (detail: string) =>
+  new AppError('unauthorized', detail, undefined, { 'www-authenticate': 'Bearer' });
+
+/**
+ * The visitor principal (DESIGN §8): a genuine, unexpired visitor token, for a widget that is still
+ * on and still allows the token's origin. Checked on every call, so turning the widget off or
+ * removing an origin stops its visitors at once. Nothing here trusts an `Origin` header.
+ */
+export async function authenticateVisitor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  options: { renewal?: boolean } = {},
+): Promise<VisitorContext> {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
+  if (!match?.[1]?.startsWith(VISITOR_TOKEN_PREFIX)) {
+    throw unauthorized(
+      'A visitor token is required (Authorization: Bearer cwv1.…); open the chat from the website.',
+    );
+  }
+  const claims = app.visitorTokens.verify(match[1], options);
+  if (!claims) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
+  // One round trip for both: every visitor call pays it.
+  const [row] = await app.db
+    .select({ application: applications, widget: widgets })
+    .from(applications)
+    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
+    .where(eq(applications.uuid, claims.a));
+  if (!row) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
+  const { application } = row;
+  const widget = widgetOf(application, row.widget ?? undefined);
+  if (!widget.enabled || !widget.allowed_origins.includes(claims.o)) {
+    throw new AppError('forbidden', 'This chat is not available on this website.');
+  }
+  return { claims, application, widget };
+}

@@ -1,0 +1,118 @@
+import { ASSISTANT_SENDER, type TFeedback } from '@cairn/contracts/chat';
+import {
+  type TWidgetConversationMessages,
+  type TWidgetMessage,
+  type TWidgetSendResponse,
+  visitorSenderOf,
+  type ZWidgetSendRequest,
+} from '@cairn/contracts/widget';
+import type { Db } from '@cairn/db/client';
+import { chatrooms, messages } from '@cairn/db/schema';
+import { and, asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { notFound } from '../../lib/app-error.ts';
+import { postMessage } from '../chatrooms/post-message.ts';
+import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
+import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
+import { emitFeedbackCreated } from '../webhooks/product-events.ts';
+import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
+import type { VisitorContext } from './visitor-auth.ts';
+import { takeVisitorMessage } from './visitor-limits.ts';
+
+/** The visitor's own chatroom of this application, or a 404 whether absent or someone else's. */
+export async function findVisitorChatroom(db: Db, visitor: VisitorContext, conversationUuid: string) {
+  const [row] = await db
+    .select()
+    .from(chatrooms)
+    .where(
+      and(
+        eq(chatrooms.uuid, conversationUuid),
+        eq(chatrooms.applicationId, visitor.application.id),
+        eq(chatrooms.visitorUuid, visitor.claims.v),
+      ),
+    );
+  if (!row) throw notFound('Conversation not found.');
+  return row;
+}
+
+export async function getVisitorConversation(
+  db: Db,
+  visitor: VisitorContext,
+  conversationUuid: string,
+): Promise<TWidgetConversationMessages> {
+  const chatroom = await findVisitorChatroom(db, visitor, conversationUuid);
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.chatroomId, chatroom.id))
+    .orderBy(asc(messages.id));
+  const show = visitor.widget.show_sources;
+  return {
+    conversation: widgetConversationOf(serializeChatroom(chatroom)),
+    messages: rows.map((row) => widgetMessageOf(serializeMessage(row), show)),
+  };
+}
+
+/**
+ * A visitor's message: within the limits, into their conversation (or a new widget chatroom that
+ * remembers the page it started on), answered unless a person handles the conversation.
+ */
+export async function sendVisitorMessage(
+  app: FastifyInstance,
+  visitor: VisitorContext,
+  ip: string,
+  input: z.output<typeof ZWidgetSendRequest>,
+): Promise<TWidgetSendResponse> {
+  const chatroom = input.conversation_uuid
+    ? await findVisitorChatroom(app.db, visitor, input.conversation_uuid)
+    : undefined;
+  await takeVisitorMessage(app, visitor, ip);
+  const posted = await postMessage(app, {
+    application: visitor.application,
+    chatroom,
+    source: 'widget',
+    visitor: { uuid: visitor.claims.v, startedOn: input.page_url ?? null },
+    senderIdentifier: visitorSenderOf(visitor.claims.v),
+    message: input.message,
+    metadata: { source: 'widget', origin: visitor.claims.o },
+    sendToUser: false,
+  });
+  const show = visitor.widget.show_sources;
+  return {
+    conversation: widgetConversationOf(posted.chatroom),
+    message: widgetMessageOf(posted.message, show),
+    answer: posted.answer ? widgetMessageOf(posted.answer, show) : null,
+  };
+}
+
+/** Thumbs up/down (or none) on an assistant answer of the visitor's own conversation (see setFeedback). */
+export async function setVisitorFeedback(
+  app: FastifyInstance,
+  visitor: VisitorContext,
+  messageUuid: string,
+  feedback: TFeedback | null,
+): Promise<TWidgetMessage> {
+  const [found] = await app.db
+    .select({ message: messages, chatroom: chatrooms })
+    .from(messages)
+    .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
+    .where(
+      and(
+        eq(messages.uuid, messageUuid),
+        eq(messages.senderIdentifier, ASSISTANT_SENDER),
+        eq(chatrooms.applicationId, visitor.application.id),
+        eq(chatrooms.visitorUuid, visitor.claims.v),
+      ),
+    );
+  if (!found) throw notFound('Message not found.');
+  const [row] = await app.db
+    .update(messages)
+    .set({ feedback })
+    .where(eq(messages.id, found.message.id))
+    .returning();
+  const where = { application: visitor.application, chatroom: found.chatroom };
+  const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row!);
+  if (feedback !== found.message.feedback) await emitFeedbackCreated(app, where, row!);
+  return widgetMessageOf(message, visitor.widget.show_sources);
+}

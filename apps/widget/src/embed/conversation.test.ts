@@ -1,0 +1,74 @@
+import type { TWidgetConversation, TWidgetMessage } from '@cairn/contracts/widget';
+import { describe, expect, it } from 'vitest';
+import { applyEvent, type ConversationState, EMPTY, isAnswering, mergeMessages } from './conversation';
+
+const conversation: TWidgetConversation = {
+  uuid: 'c1',
+  handled_by: 'assistant',
+  waiting_since: null,
+  created_at: '2026-11-22T10:00:00.000Z',
+};
+const msg = (over: Partial<TWidgetMessage>): TWidgetMessage => ({
+  uuid: 'm1',
+  role: 'assistant',
+  author_name: null,
+  text: '',
+  status: 'pending',
+  run: 1,
+  sources: [],
+  feedback: null,
+  not_covered: false,
+  created_at: '2026-11-22T10:00:01.000Z',
+  ...over,
+});
+const state = (messages: TWidgetMessage[]): ConversationState => ({ conversation, messages });
+const delta = (offset: number, text: string, run = 1) =>
+  ({ kind: 'delta', conversation_uuid: 'c1', message_uuid: 'm1', run, offset, delta: text }) as const;
+
+describe('the widget conversation', () => {
+  it('applies deltas that continue the text, and asks for a refetch when one is missing', () => {
+    let s = applyEvent(state([msg({})]), delta(0, 'Park'));
+    expect(s).not.toBe('refetch');
+    s = applyEvent(s as ConversationState, delta(4, 'ing'));
+    expect((s as ConversationState).messages[0]).toMatchObject({ text: 'Parking', status: 'streaming' });
+    expect(isAnswering(s as ConversationState)).toBe(true);
+    // A delta already applied (seen again after a refetch) changes nothing.
+    expect(applyEvent(s as ConversationState, delta(0, 'Park'))).toBe(s);
+    // A gap, another run, or an unknown message: read the conversation again.
+    expect(applyEvent(s as ConversationState, delta(9, 'x'))).toBe('refetch');
+    expect(applyEvent(s as ConversationState, delta(0, 'x', 2))).toBe('refetch');
+    expect(applyEvent(state([]), delta(0, 'x'))).toBe('refetch');
+  });
+
+  it('ignores events of another conversation, and all events before it has one', () => {
+    const other = { kind: 'created', conversation_uuid: 'c2', message: msg({ uuid: 'm9' }) } as const;
+    const s = state([msg({})]);
+    expect(applyEvent(s, other)).toBe(s);
+    expect(applyEvent(EMPTY, { ...other, conversation_uuid: 'c1' })).toBe(EMPTY);
+    expect(applyEvent(EMPTY, { kind: 'conversation', conversation })).toBe(EMPTY);
+  });
+
+  it('takes the conversation state (a person handling it) and new messages', () => {
+    let s = applyEvent(state([]), {
+      kind: 'conversation',
+      conversation: { ...conversation, handled_by: 'human', waiting_since: '2026-11-22T10:01:00.000Z' },
+    }) as ConversationState;
+    expect(s.conversation?.handled_by).toBe('human');
+    s = applyEvent(s, {
+      kind: 'created',
+      conversation_uuid: 'c1',
+      message: msg({ uuid: 'h1', role: 'human', author_name: 'Ada', text: 'Hello', status: 'complete' }),
+    }) as ConversationState;
+    expect(s.messages.map((m) => m.author_name)).toEqual(['Ada']);
+  });
+
+  it('keeps written order and never rolls a finished message back to an older state', () => {
+    const done = msg({ text: 'Done', status: 'complete' });
+    const late = msg({ text: 'Do', status: 'streaming' });
+    expect(mergeMessages([done], [late])).toEqual([done]);
+    const regenerated = msg({ text: '', status: 'pending', run: 2 });
+    expect(mergeMessages([done], [regenerated])).toEqual([regenerated]);
+    const first = msg({ uuid: 'q', role: 'visitor', created_at: '2026-11-22T10:00:00.500Z' });
+    expect(mergeMessages([done], [first]).map((m) => m.uuid)).toEqual(['q', 'm1']);
+  });
+});

@@ -1,0 +1,39 @@
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './accounts.ts';
+import { applications } from './applications.ts';
+
+/**
+ * An application's website widget. `settings` holds the owner's appearance, limits and takeover
+ * choices, validated by the contract's zod schemas on the way in and completed with defaults on
+ * the way out; `enabled` and `allowedOrigins` are columns because every visitor call checks them.
+ */
+export const widgets = pgTable('widgets', {
+  applicationId: integer('application_id')
+    .primaryKey()
+    .references(() => applications.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  allowedOrigins: text('allowed_origins').array().notNull().default([]),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  ...timestamps,
+});
+
+/**
+ * One row per accepted visitor message, counted for the per-visitor and per-address limits. The
+ * address is stored as an HMAC (never in clear); rows older than a day are pruned.
+ */
+export const widgetUsage = pgTable(
+  'widget_usage',
+  {
+    id: serial('id').primaryKey(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    visitorUuid: uuid('visitor_uuid').notNull(),
+    ipHash: text('ip_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('widget_usage_visitor_idx').on(t.applicationId, t.visitorUuid, t.createdAt),
+    index('widget_usage_ip_idx').on(t.applicationId, t.ipHash, t.createdAt),
+  ],
+);
