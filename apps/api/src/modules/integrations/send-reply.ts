@@ -1,0 +1,118 @@
+import { DEFAULT_WIDGET_SETTINGS } from '@cairn/contracts/widget';
+import { applications, integrations, widgets } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
+import { askApplication } from './ask-application.ts';
+import type { IntegrationRow } from './find-integration.ts';
+import { openSecret } from './integration-secrets.ts';
+import type { ReplyJob } from './reply-job.ts';
+import { describeSlackError, slackClient } from './slack-client.ts';
+import { slackAnswerMessage } from './slack-reply.ts';
+import { describeTelegramError, telegramApi } from './telegram-client.ts';
+import { telegramAnswerTexts } from './telegram-reply.ts';
+
+/** The status an owner sees: the last failure (kept with its time) or connected again. */
+export async function markIntegration(app: FastifyInstance, id: number, error: string | null) {
+  const [before] = await app.db
+    .select({ status: integrations.status, ownerId: integrations.ownerId, kind: integrations.kind })
+    .from(integrations)
+    .where(eq(integrations.id, id));
+  await app.db
+    .update(integrations)
+    .set(
+      error === null
+        ? { status: 'connected' }
+        : { status: 'error', lastError: error.slice(0, 1000), lastErrorAt: sql`now()` },
+    )
+    .where(eq(integrations.id, id));
+  // Only the change from working to broken notifies: a broken bot fails on every message.
+  if (error !== null && before && before.status !== 'error') {
+    const name = before.kind === 'slack' ? 'Slack' : 'Telegram';
+    await notifyIntegrationFailed(app, before.ownerId, { title: `${name} stopped working`, reason: error });
+  }
+}
+
+/** The application's greeting for Telegram's /start: the widget's when the owner wrote one. */
+async function greetingOf(app: FastifyInstance, applicationId: number, name: string): Promise<string> {
+  const [widget] = await app.db
+    .select({ settings: widgets.settings })
+    .from(widgets)
+    .where(eq(widgets.applicationId, applicationId));
+  const greeting = widget?.settings.greeting;
+  if (typeof greeting === 'string' && greeting.trim() && greeting !== DEFAULT_WIDGET_SETTINGS.greeting)
+    return greeting.trim();
+  return `Hi! I am ${name}. Ask me anything: I answer from my knowledge and tell you my sources.`;
+}
+
+async function deliver(
+  app: FastifyInstance,
+  integration: IntegrationRow,
+  job: ReplyJob,
+  send: (token: string) => Promise<void>,
+) {
+  const token = openSecret(
+    app.integrations.box,
+    integration.uuid,
+    'bot_token',
+    integration.botTokenCiphertext,
+  );
+  try {
+    await send(token);
+  } catch (error) {
+    const described = integration.kind === 'slack' ? describeSlackError(error) : describeTelegramError(error);
+    await markIntegration(app, integration.id, described);
+    throw new Error(`${job.target.kind} reply failed: ${described}`);
+  }
+  if (integration.status !== 'connected') await markIntegration(app, integration.id, null);
+}
+
+/**
+ * A reply job: the application's answer (or the greeting) posted where the message came from — in
+ * the Slack thread with its sources and feedback buttons, or to the Telegram chat. A failure is the
+ * integration's last error and fails the job (the queue retries it; the answer is not asked twice).
+ */
+export async function sendReply(app: FastifyInstance, job: ReplyJob) {
+  const [row] = await app.db
+    .select({ integration: integrations, application: applications })
+    .from(integrations)
+    .innerJoin(applications, eq(applications.id, integrations.applicationId))
+    .where(eq(integrations.id, job.integrationId));
+  if (!row) return; // deleted meanwhile
+  const { integration, application } = row;
+  const target = job.target;
+
+  if (job.type === 'greeting') {
+    if (target.kind !== 'telegram') return;
+    const text = await greetingOf(app, application.id, application.name);
+    await deliver(app, integration, job, async (token) => {
+      await (await telegramApi(app.config, token)).sendMessage(target.chatId, text);
+    });
+    return;
+  }
+
+  const answer = await askApplication(app, integration, application, job);
+  if (!answer) return;
+  if (target.kind === 'slack') {
+    const message = slackAnswerMessage(answer);
+    await deliver(app, integration, job, async (token) => {
+      await (await slackClient(app.config, token, app.log)).chat.postMessage({
+        channel: target.channel,
+        thread_ts: target.threadTs,
+        text: message.text,
+        blocks: message.blocks,
+        unfurl_links: false,
+      });
+    });
+  } else {
+    await deliver(app, integration, job, async (token) => {
+      const api = await telegramApi(app.config, token);
+      const [first, ...rest] = telegramAnswerTexts(answer);
+      await api.sendMessage(target.chatId, first!, {
+        reply_parameters: { message_id: target.messageId, allow_sending_without_reply: true },
+        link_preview_options: { is_disabled: true },
+      });
+      for (const text of rest) await api.sendMessage(target.chatId, text);
+    });
+  }
+}

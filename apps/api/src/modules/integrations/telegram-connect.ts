@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { describeTelegramError, telegramApi, telegramModeFor } from './telegram-client.ts';
+
+export const telegramUpdatesUrl = (publicUrl: string, uuid: string) =>
+  `${publicUrl}/api/integrations/telegram/${uuid}/updates/`;
+
+export interface TelegramConnection {
+  mode: 'webhook' | 'polling';
+  modeReason: string;
+  /** The webhook's `secret_token` (in clear: the caller seals it); null when polling. */
+  webhookSecret: string | null;
+}
+
+/**
+ * Points the bot's updates at Cairn: `setWebhook` with a fresh secret token when PUBLIC_URL is
+ * reachable from the internet; otherwise `deleteWebhook` (Telegram refuses `getUpdates` while a
+ * webhook is set) and long polling. A webhook Telegram refuses falls back to polling, saying why.
+ */
+export async function connectTelegram(
+  app: FastifyInstance,
+  uuid: string,
+  token: string,
+): Promise<TelegramConnection> {
+  const api = await telegramApi(app.config, token);
+  const choice = telegramModeFor(app.config.publicUrl);
+  let reason = choice.reason;
+  if (choice.mode === 'webhook') {
+    const secret = randomBytes(32).toString('base64url');
+    try {
+      await api.setWebhook(telegramUpdatesUrl(app.config.publicUrl, uuid), {
+        secret_token: secret,
+        allowed_updates: ['message'],
+      });
+      return { mode: 'webhook', modeReason: reason, webhookSecret: secret };
+    } catch (error) {
+      reason = `Telegram refused the webhook address (${describeTelegramError(error)}), so Cairn fetches updates itself (long polling).`;
+    }
+  }
+  await api.deleteWebhook({ drop_pending_updates: false }).catch((err: unknown) => {
+    app.log.warn({ err, integration: uuid }, 'telegram deleteWebhook failed');
+  });
+  return { mode: 'polling', modeReason: reason, webhookSecret: null };
+}
+
+/** Stops Telegram pushing to Cairn (the integration is deleted or its token replaced); best effort. */
+export async function disconnectTelegram(app: FastifyInstance, uuid: string, token: string) {
+  await (await telegramApi(app.config, token))
+    .deleteWebhook()
+    .catch((err: unknown) => app.log.warn({ err, integration: uuid }, 'telegram deleteWebhook failed'));
+}

@@ -1,0 +1,46 @@
+import type { Db } from '@cairn/db/client';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { rowsOf } from '../../rag/sql-rows.ts';
+
+export const DELIVERY_QUEUE = 'webhook-deliver';
+
+export interface DeliveryJob {
+  deliveryId: number;
+}
+
+/**
+ * Queues one wake-up job per delivery, due at the delivery's `nextAttemptAt` (an explicit
+ * `startAfter` per attempt, DESIGN §8: pg-boss's own backoff cannot express the schedule). pg-boss
+ * retries nothing itself: a job only says "look at this row now"; the row decides. Given `tx`, the
+ * jobs are inserted in that transaction (on PGlite's one connection, a statement outside an open
+ * transaction would wait for it).
+ */
+export async function queueDeliveries(
+  app: FastifyInstance,
+  deliveries: Array<{ id: number; nextAttemptAt: Date | null }>,
+  tx?: Db,
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  const expireInSeconds = Math.ceil(app.webhooks.settings.timeoutMs / 1000) + 60;
+  const jobs = deliveries.map((d) => ({
+    name: DELIVERY_QUEUE,
+    data: { deliveryId: d.id } satisfies DeliveryJob,
+    retryLimit: 0,
+    expireInSeconds,
+    ...(d.nextAttemptAt && { startAfter: d.nextAttemptAt }),
+  }));
+  await app.jobs.boss.insert(
+    jobs,
+    tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {},
+  );
+}
+
+/** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
+async function executeIn(tx: Db, text: string, values: unknown[] = []) {
+  const parts = text.split(/\$(\d+)/);
+  const chunks = parts.map((part, i) =>
+    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
+  );
+  return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks, sql.raw('')))) };
+}
