@@ -1,0 +1,89 @@
+import { KNOWLEDGE_LIMITS, type TKnowledgeItem } from '@cairn/contracts/knowledge';
+import type { Db } from '@cairn/db/client';
+import { chatrooms, feedbackDismissals, messages, unansweredQuestions } from '@cairn/db/schema';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../lib/app-error.ts';
+import { addItems } from '../knowledge/add-items.ts';
+
+type Owner = { applicationId: number; applicationUuid: string; ownerId: number };
+
+const groupOf = (applicationId: number, uuid: string) =>
+  and(eq(unansweredQuestions.applicationId, applicationId), eq(unansweredQuestions.uuid, uuid));
+
+/** A question as a knowledge item's title: one line, within the title's length. */
+export function titleOf(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  const max = KNOWLEDGE_LIMITS.titleChars;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+/**
+ * The owner answers an unanswered question: the answer becomes a text item titled with the
+ * question, queued like any other (its ingestion status shows on the knowledge screen), and the
+ * group is marked answered in the same transaction, so a double submit makes one item.
+ */
+export async function answerUnanswered(
+  app: FastifyInstance,
+  owner: Owner,
+  groupUuid: string,
+  answer: string,
+): Promise<TKnowledgeItem> {
+  const [group] = await app.db
+    .select()
+    .from(unansweredQuestions)
+    .where(
+      and(
+        groupOf(owner.applicationId, groupUuid),
+        inArray(unansweredQuestions.status, ['open', 'dismissed']),
+      ),
+    );
+  if (!group) throw notFound('Question not found.');
+  const [item] = await addItems(
+    app,
+    owner,
+    [{ type: 'text', title: titleOf(group.question), value: answer }],
+    async (tx, rows) => {
+      const [claimed] = await tx
+        .update(unansweredQuestions)
+        .set({ status: 'answered', knowledgeItemId: rows[0]!.id, resolvedAt: sql`now()` })
+        .where(
+          and(
+            eq(unansweredQuestions.id, group.id),
+            inArray(unansweredQuestions.status, ['open', 'dismissed']),
+          ),
+        )
+        .returning({ id: unansweredQuestions.id });
+      // Answered meanwhile (another tab): throwing rolls the new item back.
+      if (!claimed) throw notFound('Question not found.');
+    },
+  );
+  return item!;
+}
+
+/** Hides a group of unanswered questions from the inbox, now and when it is asked again. */
+export async function dismissUnanswered(db: Db, applicationId: number, groupUuid: string): Promise<void> {
+  const [row] = await db
+    .update(unansweredQuestions)
+    .set({ status: 'dismissed', resolvedAt: sql`now()` })
+    .where(and(groupOf(applicationId, groupUuid), inArray(unansweredQuestions.status, ['open', 'dismissed'])))
+    .returning({ id: unansweredQuestions.id });
+  if (!row) throw notFound('Question not found.');
+}
+
+/** Hides a 👎 answer from the inbox (its rating stays). */
+export async function dismissFeedback(db: Db, applicationId: number, messageUuid: string): Promise<void> {
+  const [message] = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
+    .where(
+      and(
+        eq(messages.uuid, messageUuid),
+        eq(chatrooms.applicationId, applicationId),
+        eq(messages.feedback, 'down'),
+      ),
+    );
+  if (!message) throw notFound('Rated answer not found.');
+  await db.insert(feedbackDismissals).values({ messageId: message.id }).onConflictDoNothing();
+}

@@ -1,0 +1,88 @@
+import { integrations, notifications } from '@cairn/db/schema';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { openSecret } from '../integrations/integration-secrets.ts';
+import { describeSlackError, slackClient } from '../integrations/slack-client.ts';
+import { getProfile } from './profile.ts';
+
+export const SLACK_QUEUE = 'notification-slack';
+export interface SlackJob {
+  notificationId: number;
+}
+
+/** Queued at once: Slack messages have no delay and no quiet hours (they hold e-mail and push). */
+export async function queueNotificationSlack(app: FastifyInstance, notificationId: number) {
+  await app.jobs.send<SlackJob>(SLACK_QUEUE, { notificationId }, { retryLimit: 3, retryDelay: 30 });
+}
+
+/** `&`, `<` and `>` are Slack's control characters: escaped as Slack documents. */
+const slackText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Posts a message to the channel of the owner's Slack target, read now (a target removed meanwhile
+ * sends nothing: false). A refusal by Slack throws.
+ */
+export async function postToOwnerSlack(
+  app: FastifyInstance,
+  ownerId: number,
+  message: { title: string; body: string; url: string | null },
+): Promise<boolean> {
+  const profile = await getProfile(app.db, ownerId);
+  const target = profile.slack;
+  if (!target) return false;
+  const [integration] = await app.db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.uuid, target.integration_uuid),
+        eq(integrations.ownerId, ownerId),
+        eq(integrations.kind, 'slack'),
+      ),
+    );
+  if (!integration) return false;
+  const token = openSecret(
+    app.integrations.box,
+    integration.uuid,
+    'bot_token',
+    integration.botTokenCiphertext,
+  );
+  const client = await slackClient(app.config, token, app.log);
+  const lines = [
+    `*${slackText(message.title)}*`,
+    message.body ? slackText(message.body) : '',
+    message.url ? `<${message.url}|Open in Cairn>` : '',
+  ];
+  try {
+    await client.chat.postMessage({
+      channel: target.channel.replace(/^#/, ''),
+      text: lines.filter(Boolean).join('\n'),
+      unfurl_links: false,
+    });
+  } catch (error) {
+    throw new SlackPostError(describeSlackError(error));
+  }
+  return true;
+}
+
+export class SlackPostError extends Error {}
+
+/**
+ * Posts one notification, if its event is still set to Slack. A refusal by Slack fails the job,
+ * which the queue retries; it is not recorded as the integration's error, which would notify
+ * integration_failed and could loop back here.
+ */
+export async function deliverNotificationSlack(
+  app: FastifyInstance,
+  notificationId: number,
+): Promise<boolean> {
+  const [row] = await app.db.select().from(notifications).where(eq(notifications.id, notificationId));
+  if (!row) return false;
+  const profile = await getProfile(app.db, row.ownerId);
+  if (!profile.events[row.event as keyof typeof profile.events]?.includes('slack')) return false;
+  return postToOwnerSlack(app, row.ownerId, {
+    title: row.title,
+    body: row.body,
+    url: row.link ? new URL(row.link, app.config.publicUrl).href : null,
+  });
+}

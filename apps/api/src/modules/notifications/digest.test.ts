@@ -1,0 +1,119 @@
+import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../../testing/chat-socket.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { DIGEST_QUEUE, sendDueDigests } from './digest.ts';
+
+/** The digest under a test clock: at the owner's local hour, about the period, silent when empty. */
+
+let t: TestApp;
+let alice: { token: string; user: { id: number; email: string } };
+let bob: { token: string; user: { id: number; email: string } };
+let appUuid: string;
+
+const at = (iso: string) => {
+  t.app.notifications.clock = () => new Date(iso);
+};
+const readable = (raw: string) =>
+  raw
+    .replace(/\n[ \t]+/g, ' ')
+    .replace(/=\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+const mailsTo = (email: string) => t.outbox().filter((m) => m.to === email);
+
+/** A knowledge item that fails, notified at the clock's time. */
+async function failure(url: string) {
+  const form = new FormData();
+  form.append('items[0].type', 'url');
+  form.append('items[0].value', url);
+  expect(
+    (await t.call('POST', `/api/applications/${appUuid}/knowledge/`, { token: alice.token, form })).status,
+  ).toBe(201);
+  await until(async () => {
+    const bell = await t.call('GET', '/api/notifications/', { token: alice.token });
+    return bell.body.results.some((n: { title: string }) => n.title.includes(url));
+  }, 15_000);
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  // The every-10-minutes run would use the test clock too, at a moment the test does not choose.
+  await t.app.jobs.boss.unschedule(DIGEST_QUEUE);
+  alice = await t.signUp();
+  bob = await t.signUp();
+  appUuid = (await t.call('POST', '/api/applications/', { token: alice.token, json: { name: 'Lighthouse' } }))
+    .body.uuid;
+  // Tokyo is UTC+9 all year: 08:00 there is 23:00 UTC the day before.
+  const daily = { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'daily', digest_hour: 8, time_zone: 'Asia/Tokyo' };
+  expect(
+    (await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: daily })).status,
+  ).toBe(200);
+  expect((await t.call('PUT', '/api/notification-profile/', { token: bob.token, json: daily })).status).toBe(
+    200,
+  );
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('digest', () => {
+  it('goes out at the chosen hour in the owner’s time zone, once, about the period; nothing when empty', async () => {
+    at('2026-05-10T12:00:00Z');
+    await failure('http://127.0.0.1:1/first');
+
+    at('2026-05-10T22:50:00Z'); // 07:50 in Tokyo
+    expect(await sendDueDigests(t.app)).toEqual([]);
+    at('2026-05-10T23:10:00Z'); // 08:10 in Tokyo
+    // Bob has nothing to be told: no e-mail for him.
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    expect(mailsTo(bob.user.email).filter((m) => m.subject.includes('digest'))).toEqual([]);
+    const mail = mailsTo(alice.user.email).at(-1)!;
+    expect(mail.subject).toBe('Your daily Cairn digest: 1 thing to look at');
+    const body = readable(mail.raw);
+    expect(body).toContain('Lighthouse:');
+    expect(body).toContain('A knowledge item could not be indexed: http://127.0.0.1:1/first');
+    expect(body).toContain(`${t.url}/applications/${appUuid}/knowledge-base`);
+    expect(body).toMatch(/^List-Unsubscribe: <.+\/api\/notifications\/unsubscribe\/\?token=cnu1\..+>$/m);
+    expect(body).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+
+    // The same hour again: already sent.
+    at('2026-05-10T23:50:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+
+    // The next day: only what happened since the last one.
+    at('2026-05-11T09:00:00Z');
+    await failure('http://127.0.0.1:1/second');
+    at('2026-05-11T23:05:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    const next = readable(mailsTo(alice.user.email).at(-1)!.raw);
+    expect(next).toContain('http://127.0.0.1:1/second');
+    expect(next).not.toContain('http://127.0.0.1:1/first');
+    // And a day with nothing: silence.
+    at('2026-05-12T23:05:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+  });
+
+  it('weekly goes out on Mondays only; its one-click link turns the digest off', async () => {
+    const weekly = { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'weekly', digest_hour: 8, time_zone: 'UTC' };
+    expect(
+      (await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: weekly })).status,
+    ).toBe(200);
+    at('2026-05-13T10:00:00Z');
+    await failure('http://127.0.0.1:1/third');
+    at('2026-05-16T08:05:00Z'); // a Saturday
+    expect(await sendDueDigests(t.app)).toEqual([]);
+    at('2026-05-18T08:05:00Z'); // Monday
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    const mail = mailsTo(alice.user.email).at(-1)!;
+    expect(mail.subject).toBe('Your weekly Cairn digest: 1 thing to look at');
+    const link = /^List-Unsubscribe: <(.+)>$/m.exec(readable(mail.raw))![1]!;
+    const res = await fetch(link, {
+      method: 'POST',
+      body: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(await res.json()).toEqual({ event: 'digest', email: false });
+    const profile = await t.call('GET', '/api/notification-profile/', { token: alice.token });
+    expect(profile.body).toMatchObject({ digest: 'off', events: DEFAULT_NOTIFICATION_PROFILE.events });
+  });
+});

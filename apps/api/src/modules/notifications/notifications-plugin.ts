@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type Clock, systemClock } from './clock.ts';
+import {
+  deliverNotificationEmail,
+  EMAIL_QUEUE,
+  type EmailJob,
+  queueNotificationEmail,
+} from './deliver-email.ts';
+import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-push.ts';
+import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';
+import { DIGEST_CRON, DIGEST_QUEUE, sendDueDigests } from './digest.ts';
+import notificationRoutes from './routes.ts';
+import unsubscribeRoutes from './unsubscribe-routes.ts';
+import { createUnsubscribeTokens, type UnsubscribeTokens } from './unsubscribe-token.ts';
+import { loadOrCreateVapidKeys, type VapidKeys } from './vapid-keys.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    notifications: {
+      /** Read at every use: a test replaces it on the running app. */
+      clock: Clock;
+      unsubscribeTokens: UnsubscribeTokens;
+      /** The VAPID key pair, generated into DATA_DIR on first use. */
+      vapid(): VapidKeys;
+    };
+  }
+}
+
+/** Notifications (decision 049): profile, bell, unsubscribe, and the e-mail, push, Slack and digest workers. */
+export default fp(async function notificationsPlugin(app: FastifyInstance) {
+  let vapid: VapidKeys | undefined;
+  app.decorate('notifications', {
+    clock: systemClock,
+    unsubscribeTokens: createUnsubscribeTokens(app.config.secretKey),
+    vapid: () => {
+      vapid ??= loadOrCreateVapidKeys(app.config.dataDir);
+      return vapid;
+    },
+  });
+  await app.register(notificationRoutes);
+  await app.register(unsubscribeRoutes);
+  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
+  await app.jobs.boss.createQueue(EMAIL_QUEUE);
+  await app.jobs.boss.createQueue(SLACK_QUEUE);
+  await app.jobs.boss.createQueue(DIGEST_QUEUE);
+  await app.jobs.boss.createQueue(PUSH_QUEUE);
+  // One job per batch for push and Slack: a failure fails (and retries) that notification only.
+  await app.jobs.work<PushJob>(PUSH_QUEUE, { batchSize: 1 }, async (jobs) => {
+    await Promise.all(jobs.map((job) => deliverNotificationPush(app, job.data.notificationId)));
+  });
+  if (app.jobs.runsWorkers) await app.jobs.boss.schedule(DIGEST_QUEUE, DIGEST_CRON);
+  await app.jobs.work(DIGEST_QUEUE, { batchSize: 1 }, async () => {
+    await sendDueDigests(app);
+  });
+  await app.jobs.work<SlackJob>(SLACK_QUEUE, { batchSize: 1 }, async (jobs) => {
+    await Promise.all(jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId)));
+  });
+  await app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
+    for (const job of jobs) {
+      const { notificationId } = job.data;
+      await deliverNotificationEmail(app, notificationId).catch(async (err: unknown) => {
+        app.log.error({ err, notificationId }, 'notification e-mail failed; trying again in a minute');
+        const retryAt = new Date(app.notifications.clock().getTime() + 60_000);
+        await queueNotificationEmail(app, notificationId, retryAt).catch(() => undefined);
+      });
+    }
+  });
+});

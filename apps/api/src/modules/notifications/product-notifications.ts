@@ -1,0 +1,131 @@
+import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
+import { applications } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
+import type { KnowledgeItemRow } from '../knowledge/serialize-item.ts';
+import { loadWidget } from '../widget/widget-settings.ts';
+import { type NewNotification, recordNotification } from './record-notification.ts';
+
+/**
+ * The product events that notify the owner, called from the same places the webhooks' events are
+ * (webhooks/product-events.ts). Each decides from the rows it is given whether the event is one to
+ * tell, so the many messages that are not cost no query. None throws.
+ */
+interface Where {
+  application: { uuid: string; ownerId: number };
+  chatroom: ChatroomRow;
+}
+
+/** `web` chatrooms are the owner's own chats in the app: nothing there to be told about. */
+const fromOthers = (chatroom: ChatroomRow) => chatroom.source !== 'web';
+
+const oneLine = (text: string, max = 140) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+async function notifyInChatroom(
+  app: FastifyInstance,
+  { application, chatroom }: Where,
+  make: (appName: string, room: string) => Omit<NewNotification, 'application' | 'chatroom' | 'link'>,
+) {
+  const [row] = await app.db
+    .select({ name: applications.name })
+    .from(applications)
+    .where(eq(applications.id, chatroom.applicationId));
+  await recordNotification(app, application.ownerId, {
+    ...make(row?.name ?? 'Your application', oneLine(chatroom.name, 80)),
+    application: { id: chatroom.applicationId, uuid: application.uuid },
+    chatroom: { id: chatroom.id, uuid: chatroom.uuid },
+    link: `/applications/${application.uuid}/messages/${chatroom.uuid}`,
+  });
+}
+
+export async function notifyConversationStarted(app: FastifyInstance, where: Where) {
+  if (!fromOthers(where.chatroom)) return;
+  await notifyInChatroom(app, where, (appName, room) => ({
+    event: 'conversation_started',
+    title: `New ${where.chatroom.source} conversation in ${appName}`,
+    body: room,
+  }));
+}
+
+export async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
+  const { chatroom } = where;
+  if (!fromOthers(chatroom)) return;
+  if (row.senderIdentifier === ASSISTANT_SENDER) {
+    if (row.status !== 'complete' || row.metadata.not_covered !== true) return;
+    await notifyInChatroom(app, where, (appName, room) => ({
+      event: 'unanswered_question',
+      title: `${appName} could not answer a question`,
+      body: room,
+    }));
+    return;
+  }
+  // The owner's own replies (reg_<id>) are not news to the owner.
+  if (chatroom.handledBy !== 'human' || row.senderIdentifier.startsWith('reg_')) return;
+  await notifyInChatroom(app, where, (appName) => ({
+    event: 'visitor_replied',
+    title: `A visitor replied in ${appName}`,
+    body: oneLine(row.message),
+  }));
+}
+
+export async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
+  if (row.feedback !== 'down') return;
+  await notifyInChatroom(app, where, (appName, room) => ({
+    event: 'negative_feedback',
+    title: `An answer in ${appName} got a thumbs down`,
+    body: room,
+  }));
+}
+
+export async function notifyHandoff(app: FastifyInstance, where: Where) {
+  const [application] = await app.db
+    .select()
+    .from(applications)
+    .where(eq(applications.id, where.chatroom.applicationId));
+  const takeover = application ? (await loadWidget(app.db, application)).takeover : null;
+  await notifyInChatroom(app, where, (appName, room) => ({
+    event: 'handoff_requested',
+    title: `A visitor is waiting for a person in ${appName}`,
+    body: takeover
+      ? `${room}. Reply within ${takeover.wait_minutes} minute${takeover.wait_minutes === 1 ? '' : 's'}; after that the assistant tells the visitor nobody is available and answers again.`
+      : room,
+    // The widget's "E-mail me" switch turns this widget's handoff e-mails off; otherwise the
+    // profile decides, with its delay, skip-if-seen and quiet hours like every e-mail.
+    emailOff: takeover?.email_owner === false,
+  }));
+}
+
+export async function notifyKnowledgeFailed(
+  app: FastifyInstance,
+  owner: { ownerId: number; applicationUuid: string },
+  row: KnowledgeItemRow,
+) {
+  if (row.status !== 'failed') return;
+  await recordNotification(app, owner.ownerId, {
+    event: 'knowledge_failed',
+    title: `A knowledge item could not be indexed: ${oneLine(row.title || 'untitled', 80)}`,
+    body: row.error ?? '',
+    application: { id: row.applicationId, uuid: owner.applicationUuid },
+    link: `/applications/${owner.applicationUuid}/knowledge-base`,
+  });
+}
+
+/** A webhook Cairn turned off, or a chat integration that stopped working. */
+export async function notifyIntegrationFailed(
+  app: FastifyInstance,
+  ownerId: number,
+  what: { title: string; reason: string; alreadyEmailed?: boolean },
+) {
+  await recordNotification(app, ownerId, {
+    event: 'integration_failed',
+    title: oneLine(what.title),
+    body: what.reason,
+    link: '/settings/integrations',
+    // A disabled webhook has its own e-mail (decision 046): one e-mail about it is enough.
+    emailOff: what.alreadyEmailed === true,
+  });
+}

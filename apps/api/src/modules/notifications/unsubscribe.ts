@@ -1,0 +1,33 @@
+import type { TUnsubscribeTopic } from '@cairn/contracts/notifications';
+import { users } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
+import { getProfile, putProfile } from './profile.ts';
+
+/** Turns one event's e-mail (or the digest) off for the token's user; the rest of the profile stays as it is. */
+export async function unsubscribe(
+  app: FastifyInstance,
+  token: string,
+): Promise<{ event: TUnsubscribeTopic }> {
+  const claims = app.notifications.unsubscribeTokens.verify(token);
+  if (!claims) throw new AppError('invalid_token', 'This unsubscribe link is not valid.');
+  const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.id, claims.userId));
+  if (!user) throw new AppError('invalid_token', 'This unsubscribe link is not valid.');
+  const profile = await getProfile(app.db, claims.userId);
+  const { event } = claims;
+  if (event === 'digest') {
+    await putProfile(app.db, claims.userId, { ...profile, digest: 'off' });
+  } else {
+    const channels = profile.events[event].filter((c) => c !== 'email');
+    await putProfile(app.db, claims.userId, { ...profile, events: { ...profile.events, [event]: channels } });
+  }
+  return { event };
+}
+
+/** The one-click link of an e-mail about `topic` to `userId`, under PUBLIC_URL. */
+export function unsubscribeUrl(app: FastifyInstance, userId: number, topic: TUnsubscribeTopic): string {
+  const url = new URL('/api/notifications/unsubscribe/', app.config.publicUrl);
+  url.searchParams.set('token', app.notifications.unsubscribeTokens.mint(userId, topic));
+  return url.href;
+}

@@ -1,0 +1,182 @@
+import type { TUnansweredQuestion } from '@cairn/contracts/attention';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
+import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useFetcher } from 'react-router';
+import { toast } from 'sonner';
+import { ConfirmForm } from '../../components/confirm-form';
+import { FormError } from '../../components/form-error';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '../../components/ui/dialog';
+import { Field } from '../../components/ui/field';
+import { Textarea } from '../../components/ui/textarea';
+import { RelativeTime } from '../chat/relative-time';
+import type { AttentionActionData } from './attention.server';
+import { focusSection, SECTION_IDS } from './focus-section';
+
+/** Chatrooms named under a question; the rest are counted. */
+const ROOMS_SHOWN = 3;
+
+/** One group of unanswered questions: how often and when, where, and what the owner can do. */
+export function UnansweredRow({ appId, question }: { appId: string; question: TUnansweredQuestion }) {
+  const titleId = `unanswered-${question.uuid}`;
+  const more = question.chatrooms.length - ROOMS_SHOWN;
+  return (
+    <li className="grid gap-2 px-4 py-3" aria-labelledby={titleId}>
+      <p id={titleId} className="font-medium wrap-anywhere">
+        {question.question}
+      </p>
+      <p className="text-muted-foreground text-sm">
+        Asked {question.count === 1 ? 'once' : `${question.count} times`} · last{' '}
+        <RelativeTime iso={question.last_asked_at} />
+      </p>
+      {question.chatrooms.length ? (
+        <ul className="flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label="Conversations">
+          {question.chatrooms.slice(0, ROOMS_SHOWN).map((room) => (
+            <li key={room.uuid} className="min-w-0 max-w-full">
+              <Link
+                to={`/applications/${appId}/messages/${room.uuid}`}
+                className="block truncate underline underline-offset-4 hover:text-muted-foreground"
+              >
+                {room.name}
+              </Link>
+            </li>
+          ))}
+          {more > 0 ? <li className="text-muted-foreground">and {more} more</li> : null}
+        </ul>
+      ) : null}
+      <div className="mt-1 flex flex-wrap gap-2">
+        <AnswerDialog question={question} />
+        <DismissDialog question={question} />
+      </div>
+    </li>
+  );
+}
+
+/** "Add to knowledge": the owner's answer becomes a text item titled with the question. */
+function AnswerDialog({ question }: { question: TUnansweredQuestion }) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<AttentionActionData>({ key: `answer-${question.uuid}` });
+  const result =
+    fetcher.data?.intent === 'answer' && fetcher.data.id === question.uuid ? fetcher.data : undefined;
+  const busy = fetcher.state !== 'idle';
+  const fieldError = result && !result.ok ? result.errors.fieldErrors.answer : undefined;
+
+  useEffect(() => {
+    if (!result?.ok || result.intent !== 'answer') return;
+    setOpen(false);
+    // The row is gone once the list reloads: the toast says where the item's progress shows.
+    toast.success('Added to the knowledge base', {
+      description: `“${result.item.title}” is being indexed; its status shows on the Knowledge base page.`,
+    });
+  }, [result]);
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm">
+          <BookPlusIcon aria-hidden="true" />
+          Add to knowledge
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        className="sm:max-w-xl"
+        onCloseAutoFocus={(event) => {
+          if (!result?.ok) return;
+          // The entry and its button are gone: focus stays in the section.
+          event.preventDefault();
+          focusSection(SECTION_IDS.unanswered);
+        }}
+      >
+        <DialogHeader>
+          <DialogTitle>Answer this question</DialogTitle>
+          <DialogDescription className="wrap-anywhere">
+            Your answer becomes a text item titled “{question.question}” in the knowledge base; once it is
+            indexed, the assistant answers this question from it.
+          </DialogDescription>
+        </DialogHeader>
+        <fetcher.Form method="post" className="grid gap-4">
+          <input type="hidden" name="intent" value="answer" />
+          <input type="hidden" name="id" value={question.uuid} />
+          <FormError message={result && !result.ok ? result.errors.formError : null} />
+          <Field id={`answer-${question.uuid}-text`} label="Answer" error={fieldError}>
+            {(aria) => (
+              <Textarea
+                {...aria}
+                name="answer"
+                required
+                rows={6}
+                maxLength={KNOWLEDGE_LIMITS.textChars}
+                placeholder="Write the answer as you would want the assistant to give it."
+              />
+            )}
+          </Field>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Adding…' : 'Add to knowledge'}
+            </Button>
+          </DialogFooter>
+        </fetcher.Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** "Dismiss", confirmed: the question stays hidden when it is asked again. */
+function DismissDialog({ question }: { question: TUnansweredQuestion }) {
+  const [open, setOpen] = useState(false);
+  const fetcher = useFetcher<AttentionActionData>({ key: `dismiss-${question.uuid}` });
+  const result =
+    fetcher.data?.intent === 'dismiss' && fetcher.data.id === question.uuid ? fetcher.data : undefined;
+
+  useEffect(() => {
+    if (!result?.ok) return;
+    setOpen(false);
+    toast.success('Question dismissed');
+  }, [result]);
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="outline">
+          <EyeOffIcon aria-hidden="true" />
+          Dismiss
+        </Button>
+      </DialogTrigger>
+      <DialogContent
+        onCloseAutoFocus={(event) => {
+          if (!result?.ok) return;
+          event.preventDefault();
+          focusSection(SECTION_IDS.unanswered);
+        }}
+      >
+        <DialogHeader>
+          <DialogTitle>Dismiss this question?</DialogTitle>
+          <DialogDescription className="wrap-anywhere">
+            “{question.question}” leaves this list, and similar questions asked later stay hidden too. The
+            conversations are kept.
+          </DialogDescription>
+        </DialogHeader>
+        <ConfirmForm
+          fetcher={fetcher}
+          fields={{ intent: 'dismiss', id: question.uuid }}
+          error={result && !result.ok ? result.errors.formError : null}
+          onCancel={() => setOpen(false)}
+          confirm="Dismiss"
+          confirming="Dismissing…"
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
