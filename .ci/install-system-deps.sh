@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages the test suite needs, when they are missing (idempotent):
-# Debian's Chromium for the browser tests, and pgvector for the PostgreSQL half of the tests.
+# Debian's Chromium for the browser tests, curl for one of them, and pgvector for the PostgreSQL
+# half of the tests.
 set -euo pipefail
 
 PG_MAJOR=${PG_MAJOR:-$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1)}
@@ -16,6 +17,13 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "ci: installing chromium"
   apt_update
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+fi
+
+# The API-keys e2e test runs the page's curl example as it is.
+if ! command -v curl >/dev/null; then
+  echo "ci: installing curl"
+  apt_update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null
 fi
 
 if [ -n "$PG_MAJOR" ] && [ ! -f "/usr/share/postgresql/$PG_MAJOR/extension/vector.control" ]; then

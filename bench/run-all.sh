@@ -9,3 +9,5 @@ npx tsx bench/knowledge-search/run.ts
 npx tsx bench/retrieval-quality/run.ts
 npx tsx bench/chat/first-token.ts
 npx tsx bench/chat/sockets.ts
+npx tsx bench/chat/widget.ts
+npx tsx bench/widget/open.ts

@@ -9,7 +9,10 @@ import path from 'node:path';
  */
 const WEB_DIR = path.resolve(import.meta.dirname, '../apps/web');
 
-export default function globalSetup() {
+export default async function globalSetup() {
+  // The widget's loader and chat bundle (small; built in place, as npm start does).
+  const { buildWidget } = await import('../apps/widget/scripts/build.mjs');
+  await buildWidget();
   if (process.env.E2E_WEB_BUILD_DIR) {
     process.env.WEB_BUILD_DIR = path.resolve(process.env.E2E_WEB_BUILD_DIR);
     return;

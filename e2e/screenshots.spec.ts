@@ -1,30 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { shoot } from './look';
 
 /**
  * Every page at 1280 px and 375 px, light and dark, saved to e2e/screenshots/ (git-ignored) for a
  * person to look at; each one is also checked by axe (dark mode has its own contrast problems).
  */
-const OUT = path.resolve(import.meta.dirname, 'screenshots');
 const WIDTHS = [1280, 375] as const;
 const MODES = ['light', 'dark'] as const;
-
-async function shoot(
-  page: Page,
-  name: string,
-  checkA11y: ((p?: Page) => Promise<void>) | null,
-  // Overlays (drawer, dialog, menu) are fixed to the viewport: a full-page capture would cut them.
-  fullPage = true,
-) {
-  await page.evaluate(() => document.fonts.ready);
-  const width = page.viewportSize()?.width;
-  const mode = await page.locator('html').getAttribute('data-mode');
-  fs.mkdirSync(OUT, { recursive: true });
-  await page.screenshot({ path: path.join(OUT, `${name}-${width}-${mode}.png`), fullPage });
-  await checkA11y?.(page);
-}
 
 for (const mode of MODES) {
   for (const width of WIDTHS) {
@@ -45,12 +27,14 @@ for (const mode of MODES) {
         for (const [name, url, heading] of pages) {
           await page.goto(url);
           await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-          await shoot(page, name, checkA11y);
+          await shoot(page, name);
+          await checkA11y(page);
         }
         await page.goto('/register');
         await page.getByRole('button', { name: 'Create account' }).click();
         await expect(page.locator('#email-error')).toBeVisible();
-        await shoot(page, 'register-errors', checkA11y);
+        await shoot(page, 'register-errors');
+        await checkA11y(page);
       });
 
       test('signed-in pages', async ({ page, context, server, signIn, checkA11y }) => {
@@ -70,14 +54,16 @@ for (const mode of MODES) {
         for (const [name, url, heading] of pages) {
           await page.goto(url);
           await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-          await shoot(page, name, checkA11y);
+          await shoot(page, name);
+          await checkA11y(page);
         }
 
         if (width === 375) {
           await page.goto(base);
           await page.getByRole('button', { name: 'Open navigation' }).click();
           await expect(page.getByRole('dialog', { name: 'Navigation' })).toBeVisible();
-          await shoot(page, 'drawer', checkA11y, false);
+          await shoot(page, 'drawer', { fullPage: false });
+          await checkA11y(page);
           await page.keyboard.press('Escape');
         } else {
           await page.goto(base);
@@ -85,7 +71,7 @@ for (const mode of MODES) {
           await expect(page.getByRole('menu')).toBeVisible();
           // Not checked by axe: an open Radix menu marks the page behind it aria-hidden while it keeps
           // focus inside itself, which axe's aria-hidden-focus rule cannot see. Closed, it is checked.
-          await shoot(page, 'switcher', null, false);
+          await shoot(page, 'switcher', { fullPage: false });
           await page.keyboard.press('Escape');
         }
         await page.goto(base);
@@ -105,7 +91,8 @@ for (const mode of MODES) {
         const dialog = page.getByRole('dialog', { name: 'Create application' });
         await dialog.getByRole('button', { name: 'Create application' }).click();
         await expect(dialog.getByText('Required')).toBeVisible();
-        await shoot(page, 'create-application-dialog', checkA11y, false);
+        await shoot(page, 'create-application-dialog', { fullPage: false });
+        await checkA11y(page);
       });
     });
   }
@@ -120,7 +107,8 @@ test('onboarding and the colour themes', async ({ page, context, server, api, si
       await page.setViewportSize({ width, height: 800 });
       await page.goto('/');
       await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Cairn' })).toBeVisible();
-      await shoot(page, 'onboarding', checkA11y);
+      await shoot(page, 'onboarding');
+      await checkA11y(page);
     }
   }
   const app = await fresh.createApplication('Theme sampler');
@@ -130,7 +118,8 @@ test('onboarding and the colour themes', async ({ page, context, server, api, si
       await context.addCookies([{ name: 'theme', value: `${theme}.${mode}`, url: server.url }]);
       await page.goto(`/applications/${app.uuid}`);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      await shoot(page, `theme-${theme}`, checkA11y);
+      await shoot(page, `theme-${theme}`);
+      await checkA11y(page);
     }
   }
 });

@@ -1,204 +1,173 @@
 /**
  * Time to first token: the server's own time from receiving `POST …/send-message/` to writing the
  * answer's first streamed token on the owner's socket, with 10k chunks of knowledge and a local
- * OpenAI-compatible server that streams at once. At 1 and at 50 concurrent conversations (each
- * conversation: its own session token, asking SciFact claims one after the other, back to back and
- * then with a 0–3 s pause before each question).
+ * OpenAI-compatible server that streams at once (or `--model builtin`: the built-in answerer). At 1
+ * and at 50 concurrent conversations (back to back, then with a 0–3 s pause before each question).
+ * The server runs in a process of its own (server-child.ts); these clients and their sockets do
+ * not share its event loop. A CPU profile of the server under the paced 50-conversation load is
+ * summarised at the end.
  *
  *   npx tsx bench/chat/first-token.ts [--data-dir DIR (kept: a second run skips indexing)]
- *     [--database-url postgres://…] [--rounds 100] [--chunks 10000]
+ *     [--database-url postgres://…] [--rounds 100] [--chunks 10000] [--model provider|builtin]
  */
+import os from 'node:os';
+import path from 'node:path';
 import type { TMessageEvent } from '@cairn/contracts/chat';
+import { BUILTIN_EMBEDDING_MODEL, BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import WebSocket from 'ws';
-import { warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
-import { type Bench, call, flag, percentile, seedKnowledge, seedOnce, startBench } from './setup.ts';
+import { type ServerTimings, startServerChild } from './server-handle.ts';
+import { flag, percentile } from './setup.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 100);
 const CHUNKS = Number(flag('--chunks') ?? 10_000);
+const MODEL = flag('--model') ?? 'provider';
 
-// Server-side clocks: when a send-message request reaches the HTTP server (per user token), and
-// when a server socket writes the first delta of an answer. Same process, same clock.
-const arrivals = new Map<string, number>();
-const firstSend = new Map<string, number>();
-const originalSend = WebSocket.prototype.send;
-WebSocket.prototype.send = function patchedSend(
-  this: WebSocket & { _isServer?: boolean },
-  data: unknown,
-  ...rest: never[]
-) {
-  if (
-    this._isServer &&
-    typeof data === 'string' &&
-    data.includes('"kind":"delta"') &&
-    data.includes('"offset":0,')
-  ) {
-    const uuid = /"message_uuid":"([^"]+)"/.exec(data)?.[1];
-    if (uuid && !firstSend.has(uuid)) firstSend.set(uuid, performance.now());
-  }
-  return (originalSend as (...args: unknown[]) => void).call(this, data, ...rest);
-} as typeof WebSocket.prototype.send;
-
-const bench = await startBench();
-bench.app.server.prependListener('request', (req) => {
-  if (req.method === 'POST' && req.url?.endsWith('/send-message/')) {
-    arrivals.set(String(req.headers.authorization), performance.now());
-  }
+const server = await startServerChild({
+  label: 'first-token',
+  chunks: CHUNKS,
+  dataDir: flag('--data-dir'),
+  databaseUrl: flag('--database-url') ?? process.env.DATABASE_URL,
 });
-
-const { owner, app: knowledgeApp } = await seedOnce(bench, flag('--data-dir'), 'first-token');
-const { chunks, claims } = await seedKnowledge(bench, knowledgeApp.id, CHUNKS);
-
-interface Conversation {
-  token: string;
+const { owner, app, claims } = server;
+const send = async (method: string, token: string, pathname: string, json: unknown, benchId?: string) => {
+  const res = await fetch(server.url + pathname, {
+    method,
+    headers: {
+      authorization: `Token ${token}`,
+      'content-type': 'application/json',
+      ...(benchId && { 'x-bench-id': benchId }),
+    },
+    body: JSON.stringify(json),
+  });
+  const body = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 400) throw new Error(`${pathname}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+};
+if (MODEL === 'builtin') {
+  await send('PATCH', owner.token, `/api/applications/${app.uuid}/`, {
+    llm_models: [BUILTIN_TEXT_MODEL.uuid, BUILTIN_EMBEDDING_MODEL.uuid],
+  });
 }
 
 /** Final answers seen on the owner's socket, and who waits for which. */
 const finals = new Map<string, () => void>();
-/** Each answer's own `retrieval_ms` (knowledge search inside the first-token time). */
-const retrievalMs = new Map<string, number>();
 const seen = new Set<string>();
-
-/**
- * The owner's one socket (one browser tab): it receives every conversation's events. Each
- * conversation sends with its own token so that its request arrivals can be told apart.
- */
-async function openOwnerSocket(token: string) {
-  const socket = new WebSocket(`${bench.url.replace('http', 'ws')}/api/ws`, {
-    headers: { authorization: `Token ${token}` },
-  });
-  socket.on('message', (raw) => {
-    const parsed = JSON.parse(raw.toString()) as { event: string; data: TMessageEvent };
-    if (parsed.event !== 'message' || parsed.data.kind !== 'updated') return;
-    const m = parsed.data.message;
-    if (['complete', 'failed', 'stopped'].includes(m.status)) {
-      seen.add(m.uuid);
-      if (typeof m.metadata.retrieval_ms === 'number') retrievalMs.set(m.uuid, m.metadata.retrieval_ms);
-      if (m.status === 'failed') failed.push(String(m.metadata.error));
-      finals.get(m.uuid)?.();
-    }
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('message', () => resolve());
-    socket.once('error', reject);
-  });
-  return socket;
-}
-
-async function openConversation(): Promise<Conversation> {
-  return { token: (await extraToken(bench, owner.id)).token };
-}
-
-async function extraToken(b: Bench, userId: number) {
-  const { hashToken, newToken } = await import('../../apps/api/src/lib/tokens.ts');
-  const token = newToken();
-  await b.database.query('INSERT INTO auth_tokens (user_id, token_hash) VALUES ($1, $2)', [
-    userId,
-    hashToken(token),
-  ]);
-  return { token };
-}
+const failed: string[] = [];
+const socket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, {
+  headers: { authorization: `Token ${owner.token}` },
+});
+socket.on('message', (raw) => {
+  const parsed = JSON.parse(raw.toString()) as { event: string; data: TMessageEvent };
+  if (parsed.event !== 'message' || parsed.data.kind !== 'updated') return;
+  const m = parsed.data.message;
+  if (['complete', 'failed', 'stopped'].includes(m.status)) {
+    seen.add(m.uuid);
+    if (m.status === 'failed') failed.push(String(m.metadata.error));
+    finals.get(m.uuid)?.();
+  }
+});
+await new Promise<void>((resolve, reject) => {
+  socket.once('message', () => resolve());
+  socket.once('error', reject);
+});
 
 let claimAt = 0;
-const failures: string[] = [];
-const failed: string[] = [];
+let seq = 0;
+/** bench id of each question → its answer's uuid, matched with the server's clocks at the end. */
+const asked = new Map<string, string>();
 
 /**
- * Asks `rounds` questions in sequence; returns the server's first-token times (ms). `pauseMs`: the
- * range of the pause before each question — reading the last answer, or, before the first, arriving
- * — drawn anew each time, so conversations do not ask in lockstep (none: back to back).
+ * Asks `rounds` questions in sequence in one conversation; returns the bench ids. `pauseMs`: the
+ * range of the pause before each question — drawn anew each time, so conversations do not ask in
+ * lockstep (none: back to back).
  */
-async function converse(
-  c: Conversation,
-  rounds: number,
-  pauseMs?: [number, number],
-): Promise<{ total: number[]; search: number[] }> {
-  const times: number[] = [];
-  const search: number[] = [];
+async function converse(token: string, rounds: number, pauseMs?: [number, number]): Promise<string[]> {
+  const ids: string[] = [];
   let chatroom = 'new_chat';
   for (let i = 0; i < rounds; i++) {
     if (pauseMs)
       await new Promise((r) => setTimeout(r, pauseMs[0] + Math.random() * (pauseMs[1] - pauseMs[0])));
-    const claim = claims[claimAt++ % claims.length]!;
-    const res = await call(
-      bench,
-      c.token,
+    const id = `q${seq++}`;
+    const res = (await send(
       'POST',
-      `/api/applications/${knowledgeApp.uuid}/chatrooms/send-message/`,
+      token,
+      `/api/applications/${app.uuid}/chatrooms/send-message/`,
       {
         chatroom_identifier: chatroom,
-        message: claim,
+        message: claims[claimAt++ % claims.length],
         sender_identifier: `reg_${owner.id}`,
         metadata: { source: 'web' },
         send_to_user: false,
       },
-    );
-    const arrived = arrivals.get(`Token ${c.token}`)!;
+      id,
+    )) as { chatroom: { uuid: string }; answer: { uuid: string } };
     chatroom = res.chatroom.uuid;
-    const answer = res.answer.uuid as string;
-    if (!seen.has(answer)) await new Promise<void>((resolve) => finals.set(answer, resolve));
-    const first = firstSend.get(answer);
-    if (first === undefined) failures.push(answer);
-    else {
-      times.push(first - arrived);
-      search.push(retrievalMs.get(answer) ?? Number.NaN);
-    }
+    asked.set(id, res.answer.uuid);
+    ids.push(id);
+    if (!seen.has(res.answer.uuid))
+      await new Promise<void>((resolve) => finals.set(res.answer.uuid, resolve));
   }
-  return { total: times, search };
+  return ids;
 }
 
-function line(label: string, values: number[]) {
+function firstTokenTimes(timings: ServerTimings, ids: string[]): number[] {
+  return ids.flatMap((id) => {
+    const first = timings.firstDelta[asked.get(id)!];
+    const arrived = timings.arrival[id];
+    return first === undefined || arrived === undefined ? [] : [first - arrived];
+  });
+}
+
+function line(label: string, values: number[], expected: number) {
   const sorted = [...values].sort((a, b) => a - b);
-  if (!sorted.length) return `${label}: no samples (failed answers: ${failed.length}, first: ${failed[0]})`;
+  const missing = expected - sorted.length;
   return (
     `${label}: n=${sorted.length} p50=${percentile(sorted, 50).toFixed(1)} ms p90=${percentile(sorted, 90).toFixed(1)} ms ` +
-    `p99=${percentile(sorted, 99).toFixed(1)} ms max=${sorted.at(-1)!.toFixed(1)} ms`
-  );
-}
-
-/** First-token time, the knowledge search inside it, and the rest (the chat path's own cost). */
-function report(label: string, { total, search }: { total: number[]; search: number[] }) {
-  console.log(line(`${label} send → first token`, total));
-  console.log(line(`${label}   of which retrieval`, search));
-  console.log(
-    line(
-      `${label}   without retrieval `,
-      total.map((t, i) => t - search[i]!),
-    ),
+    `p99=${percentile(sorted, 99).toFixed(1)} ms max=${sorted.at(-1)?.toFixed(1)} ms${missing ? ` (${missing} without a streamed token)` : ''}`
   );
 }
 
 console.log(
-  `database=${bench.database.kind} chunks=${chunks} model=openai-compatible (local, streams at once) embedding=built-in (lexical)`,
+  `database=${server.databaseKind} chunks=${server.chunks} model=${MODEL === 'builtin' ? 'built-in extractive' : 'openai-compatible (local, streams at once)'} embedding=built-in (lexical); clients in their own process`,
 );
-const ownerSocket = await openOwnerSocket((await openConversation()).token);
-await converse(await openConversation(), 10);
-// Steady state: the warm-up's first question started the in-process copy of the postings
-// (apps/api/src/rag/lexical-index.ts); measure once it is built, as a running server would be.
-await warmLexicalIndex(bench.database, knowledgeApp.id);
+const [warmToken, oneToken, ...manyTokens] = await server.tokens(52);
+await converse(warmToken!, 10);
 
-report('1 conversation  ', await converse(await openConversation(), ROUNDS));
-
-const many = await Promise.all(Array.from({ length: 50 }, () => openConversation()));
+/** Runs a phase and returns its bench ids with the server's CPU time per answer. */
+async function measured(phase: () => Promise<string[]>) {
+  const cpuBefore = await server.cpuMs();
+  const ids = await phase();
+  return { ids, cpuPerAnswer: ((await server.cpuMs()) - cpuBefore) / ids.length };
+}
+const one = await measured(() => converse(oneToken!, ROUNDS));
 const perConversation = Math.max(2, Math.round((ROUNDS * 4) / 50));
 // Back to back: each conversation asks again the moment its answer ends (saturation).
 const saturatedAt = performance.now();
-const runs = await Promise.all(many.map((c) => converse(c, perConversation)));
+const saturated = await measured(async () =>
+  (await Promise.all(manyTokens.map((t) => converse(t, perConversation)))).flat(),
+);
 const saturatedSeconds = (performance.now() - saturatedAt) / 1000;
-report('50 conversations, back to back', {
-  total: runs.flatMap((r) => r.total),
-  search: runs.flatMap((r) => r.search),
-});
-console.log(
-  `50 conversations, back to back: ${50 * perConversation} answers in ${saturatedSeconds.toFixed(1)} s → ${((50 * perConversation) / saturatedSeconds).toFixed(0)} answers/s`,
-);
 // As people chat: a 0–3 s pause before each question (to arrive, then to read the last answer).
-const paced = await Promise.all(many.map((c) => converse(c, perConversation, [0, 3000])));
-report('50 conversations, 0–3 s pauses', {
-  total: paced.flatMap((r) => r.total),
-  search: paced.flatMap((r) => r.search),
-});
-ownerSocket.close();
+const pacedRun = async () =>
+  (await Promise.all(manyTokens.map((t) => converse(t, perConversation, [0, 3000])))).flat();
+const paced = await measured(pacedRun);
+// The same load once more under the profiler (which slows the server): where the time goes.
+const profileFile = path.join(os.tmpdir(), `cairn-first-token-${Date.now()}.cpuprofile`);
+const profiled = await server.profile(pacedRun, profileFile);
+
+const timings = await server.timings();
+const report = (label: string, phase: { ids: string[]; cpuPerAnswer: number }) =>
+  console.log(
+    `${line(label, firstTokenTimes(timings, phase.ids), phase.ids.length)}; server CPU ${phase.cpuPerAnswer.toFixed(1)} ms/answer`,
+  );
+report('1 conversation                  send → first token', one);
+report('50 conversations, back to back  send → first token', saturated);
 console.log(
-  `answers without a streamed token: ${failures.length}; failed answers: ${failed.length}${failed.length ? ` (first: ${failed[0]})` : ''}`,
+  `50 conversations, back to back: ${saturated.ids.length} answers in ${saturatedSeconds.toFixed(1)} s → ${(saturated.ids.length / saturatedSeconds).toFixed(0)} answers/s`,
 );
-await bench.close();
+report('50 conversations, 0–3 s pauses  send → first token', paced);
+console.log(`failed answers: ${failed.length}${failed.length ? ` (first: ${failed[0]})` : ''}`);
+console.log('\nServer CPU during the 50 paced conversations (a second run, under the profiler):');
+for (const row of profiled.top) console.log(`  ${row}`);
+socket.close();
+await server.close();

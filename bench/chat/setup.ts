@@ -44,9 +44,13 @@ async function startModelServer(): Promise<Bench['fake']> {
   return { url: line.trim(), kill: () => child.kill('SIGTERM') };
 }
 
-export async function startBench(): Promise<Bench> {
-  const dataDir = flag('--data-dir') ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-chat-'));
-  const databaseUrl = flag('--database-url') ?? process.env.DATABASE_URL;
+/** Starts the app in this process; `dataDir` (kept) and `databaseUrl` default to the command's flags. */
+export async function startBench(
+  options: { dataDir?: string | undefined; databaseUrl?: string | undefined } = {},
+): Promise<Bench> {
+  const keptDataDir = options.dataDir ?? flag('--data-dir');
+  const dataDir = keptDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-chat-'));
+  const databaseUrl = options.databaseUrl ?? flag('--database-url') ?? process.env.DATABASE_URL;
   const config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' }),
     databaseUrl,
@@ -72,7 +76,7 @@ export async function startBench(): Promise<Bench> {
       await app.close();
       await database.close();
       fake.kill();
-      if (!flag('--data-dir')) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keptDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,8 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
+import { watchItems } from '../knowledge-ingest/watch-items.ts';
 import { argValue } from '../lib.ts';
 import { startServerProcess } from '../server-process.ts';
 import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
@@ -18,7 +20,7 @@ const dataset = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../shared/datasets/scifact',
 );
-const BATCH = 50; // KNOWLEDGE_LIMITS.itemsPerRequest
+const BATCH = KNOWLEDGE_LIMITS.itemsPerRequest;
 const UPLOADS_IN_FLIGHT = 2;
 
 const data = loadSciFact(dataset);
@@ -30,7 +32,9 @@ try {
   form.append('name', 'SciFact');
   const app = await call<{ uuid: string }>('POST', '/api/applications/', token, form);
 
-  // Upload every abstract, 50 per request, a couple of requests in flight.
+  const watcher = await watchItems(server.base, token);
+  // Upload every abstract, a full request at a time, a couple of requests in flight.
+  const postSeconds: number[] = [];
   const docByItem = new Map<string, string>();
   const started = performance.now();
   const batches: Array<typeof data.corpus> = [];
@@ -46,12 +50,14 @@ try {
           body.append(`items[${i}].value`, doc.text);
           body.append(`items[${i}].title`, doc.title.slice(0, 255));
         });
+        const posted = performance.now();
         const items = await call<Array<{ uuid: string }>>(
           'POST',
           `/api/applications/${app.uuid}/knowledge/`,
           token,
           body,
         );
+        postSeconds.push((performance.now() - posted) / 1000);
         items.forEach((item, i) => {
           docByItem.set(item.uuid, batch[i]!.id);
         });
@@ -59,25 +65,20 @@ try {
     }),
   );
   const uploadedSeconds = (performance.now() - started) / 1000;
-  let failed = 0;
-  let chunks = 0;
-  for (;;) {
-    const items = await call<
-      Array<{ status: string; chunk_count: number; title: string; error: string | null }>
-    >('GET', `/api/applications/${app.uuid}/knowledge/`, token);
-    const ready = items.filter((i) => i.status === 'ready').length;
-    failed = items.filter((i) => i.status === 'failed').length;
-    if (ready + failed === data.corpus.length) {
-      chunks = items.reduce((sum, i) => sum + i.chunk_count, 0);
-      for (const item of items.filter((i) => i.status === 'failed')) {
-        console.log(`failed: "${item.title.slice(0, 60)}…": ${item.error}`);
-      }
-      break;
-    }
-    process.stderr.write(`… ${ready} ready after ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-    await new Promise((r) => setTimeout(r, 2000));
-  }
+  await watcher.settled([...docByItem.keys()], (settled) =>
+    process.stderr.write(
+      `… ${settled} settled after ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+    ),
+  );
+  watcher.close();
   const ingestSeconds = (performance.now() - started) / 1000;
+  const items = await call<
+    Array<{ status: string; chunk_count: number; title: string; error: string | null }>
+  >('GET', `/api/applications/${app.uuid}/knowledge/`, token);
+  const failedItems = items.filter((i) => i.status === 'failed');
+  for (const item of failedItems) console.log(`failed: "${item.title.slice(0, 60)}…": ${item.error}`);
+  const failed = failedItems.length;
+  const chunks = items.reduce((sum, i) => sum + i.chunk_count, 0);
 
   let ndcg = 0;
   let recall = 0;
@@ -102,7 +103,13 @@ try {
     `engine: ${argValue('--database-url') ? 'postgresql' : 'pglite'} (through the API on ${server.base})`,
   );
   console.log(`abstracts: ${data.corpus.length} (${failed} failed), chunks: ${chunks}`);
-  console.log(`uploaded in ${uploadedSeconds.toFixed(1)} s; all ready after ${ingestSeconds.toFixed(1)} s`);
+  postSeconds.sort((a, b) => a - b);
+  console.log(
+    `POST of ${BATCH} texts accepted in p50 ${percentile(postSeconds, 50).toFixed(3)} s, max ${postSeconds.at(-1)!.toFixed(3)} s (target ≤ 0.3 s)`,
+  );
+  console.log(
+    `uploaded in ${uploadedSeconds.toFixed(1)} s; all ready after ${ingestSeconds.toFixed(1)} s (target ≤ 60 s)`,
+  );
   console.log(`claims: ${data.queries.length}`);
   console.log(`nDCG@10: ${(ndcg / data.queries.length).toFixed(4)}`);
   console.log(`Recall@10: ${(recall / data.queries.length).toFixed(4)}`);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
 import type { Database } from '@cairn/db/client';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -9,18 +10,26 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import answerPlugin, { type AnswerOptions } from './answer/answer-plugin.ts';
 import { defaultAnswerDeps } from './answer/default-deps.ts';
 import type { Config } from './config.ts';
+import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
+import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
+import attentionRoutes from './modules/attention/routes.ts';
 import chatroomRoutes from './modules/chatrooms/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
+import integrationsPlugin from './modules/integrations/integrations-plugin.ts';
+import type { PollerSettings } from './modules/integrations/telegram-poller.ts';
 import knowledgePlugin from './modules/knowledge/knowledge-plugin.ts';
 import knowledgeRoutes from './modules/knowledge/routes.ts';
 import knowledgeSearchRoutes from './modules/knowledge-search/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
+import notificationsPlugin from './modules/notifications/notifications-plugin.ts';
+import publicApiRoutes from './modules/public-api/routes.ts';
+import widgetPlugin from './modules/widget/widget-plugin.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
-import errorsPlugin from './plugins/errors.ts';
+import errorsPlugin, { clientErrorHandler } from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import realtimePlugin from './plugins/realtime.ts';
@@ -43,13 +52,16 @@ export interface BuildOptions {
   rateLimits?: typeof DEFAULT_AUTH_RATE_LIMITS;
   /** Answer worker tuning; tests shorten how long a silent provider is waited for. */
   answer?: Partial<Omit<AnswerOptions, 'runWorkers' | 'deps'>> & { providerIdleTimeoutMs?: number };
+  /** Chat integrations; tests poll Telegram with a short timeout. */
+  integrations?: { poller?: Partial<PollerSettings> };
 }
 
 /** The whole application as one Fastify instance; `server.ts` decides how the process runs it. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(config),
+    logController: new RequestLogController(),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // The web app's server-side calls come over loopback with the browser's address in
@@ -57,6 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy ? true : 'loopback',
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -82,7 +95,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
   await app.register(cookie);
   await app.register(multipart, {
-    limits: { fileSize: config.maxUploadBytes, files: 50, fields: 500, fieldSize: 1024 * 1024 },
+    // A full knowledge request: one file and at most four fields (type, value, title, crawl_depth) per item.
+    limits: {
+      fileSize: config.maxUploadBytes,
+      files: KNOWLEDGE_LIMITS.itemsPerRequest,
+      fields: 5 * KNOWLEDGE_LIMITS.itemsPerRequest,
+      fieldSize: 1024 * 1024,
+    },
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(databasePlugin, { database: opts.database });
@@ -93,17 +112,24 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(accountRoutes, { rateLimits: opts.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS });
+  await app.register(notificationsPlugin);
   await app.register(knowledgePlugin);
   await app.register(applicationRoutes);
   await app.register(knowledgeRoutes);
   await app.register(knowledgeSearchRoutes);
   await app.register(chatroomRoutes);
+  await app.register(attentionRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,
     deps: defaultAnswerDeps(opts.answer?.providerIdleTimeoutMs),
     ...opts.answer,
   });
   await app.register(modelProviderRoutes);
+  await app.register(apiKeyRoutes);
+  await app.register(publicApiRoutes);
+  await app.register(widgetPlugin);
+  await app.register(import('./modules/webhooks/webhooks-plugin.ts'));
+  await app.register(integrationsPlugin, opts.integrations ?? {});
   // The web app's catch-all stays last: everything no API route claimed is a page.
   await app.register(webPlugin);
   return app;

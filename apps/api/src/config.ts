@@ -23,12 +23,15 @@ export const ZEnv = z.object({
   SECRET_KEY: z.string().min(32, 'At least 32 characters').optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   TRUST_PROXY: ZBool.default(false),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
   API_URL: z.url().optional(),
   WEB_BUILD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
+  SLACK_API_URL: z.url().default('https://slack.com/api'),
+  TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
 });
 
 export interface Config {
@@ -42,6 +45,8 @@ export interface Config {
   secretKey: string;
   role: 'all' | 'api' | 'worker';
   logLevel: string;
+  /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise. */
+  logFormat: 'auto' | 'pretty' | 'json';
   trustProxy: boolean;
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
@@ -51,6 +56,10 @@ export interface Config {
   webBuildDir: string | undefined;
   /** NODE_ENV=development: the web app is served through Vite with hot reload. */
   webDev: boolean;
+  /** Slack's Web API (`@slack/web-api` `slackApiUrl`): a proxy or, in tests, a local fake. */
+  slackApiUrl: string;
+  /** Telegram's Bot API root (grammY `apiRoot`): a proxy, a self-hosted Bot API server or a fake. */
+  telegramApiUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -80,12 +89,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY ?? loadOrCreateSecretKey(dataDir),
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     apiUrl: e.API_URL?.replace(/\/+$/, ''),
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : undefined,
     webDev: e.NODE_ENV === 'development',
+    slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
+    telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
   };
 }
 

@@ -1,62 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startServer, waitHealthy } from './testing/server-process.ts';
 import { parseEml, TEST_PASSWORD } from './testing/test-app.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-/** Starts `src/server.ts` as its own process, the way `npm start` runs it. */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => {
-    output += d;
-  });
-  child.stderr!.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitHealthy(port: number, exited: Promise<unknown>) {
-  const deadline = Date.now() + 60_000;
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  while (Date.now() < deadline && !gone) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/health/`);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not become healthy');
-}
+/** The server process, logging at info (this test reads its log lines). */
+const startLogged = (env: Record<string, string>) => startServer({ LOG_LEVEL: 'info', ...env }, children);
 
 const post = (port: number, p: string, body: unknown, token?: string) =>
   fetch(`http://127.0.0.1:${port}${p}`, {
@@ -70,7 +26,7 @@ describe('the server process on embedded PGlite', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-proc-'));
     const port = await freePort();
     const env = { DATA_DIR: dataDir, PORT: String(port) };
-    const first = startServer(env);
+    const first = startLogged(env);
     await waitHealthy(port, first.exited);
 
     expect(
@@ -96,7 +52,19 @@ describe('the server process on embedded PGlite', () => {
     const created = await post(port, '/api/applications/', { name: 'Survives restarts' }, token);
     expect(created.status).toBe(201);
 
-    const second = startServer({ DATA_DIR: dataDir, PORT: String(await freePort()) });
+    // stdout is a pipe: JSON lines for a collector; the start line says where the app is and where
+    // e-mails go; requests that went well are not logged at info.
+    const lines = first
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { msg: string });
+    const start = lines.find((l) => l.msg.startsWith('Cairn is up'))?.msg;
+    expect(start).toContain(`Cairn is up at http://localhost:${port} (listening on http://127.0.0.1:${port}`);
+    expect(start).toContain(`e-mails: .eml files in ${fs.realpathSync(dataDir)}/outbox/`);
+    expect(lines.filter((l) => /request completed|incoming request|\/api\/login\//.test(l.msg))).toEqual([]);
+
+    const second = startLogged({ DATA_DIR: dataDir, PORT: String(await freePort()) });
     expect(await second.exited).toBe(1);
     expect(second.output()).toMatch(/in use by another Cairn process/);
 
@@ -104,7 +72,7 @@ describe('the server process on embedded PGlite', () => {
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'secret-key'))).toBe(true);
 
-    const again = startServer(env);
+    const again = startLogged(env);
     await waitHealthy(port, again.exited);
     const list = await fetch(`http://127.0.0.1:${port}/api/applications/`, {
       headers: { authorization: `Token ${token}` },
@@ -117,7 +85,7 @@ describe('the server process on embedded PGlite', () => {
   }, 120_000);
 
   it('exits with the list of bad settings', async () => {
-    const bad = startServer({
+    const bad = startLogged({
       PORT: 'x',
       ROLE: 'nope',
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-proc-')),

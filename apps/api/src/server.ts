@@ -1,6 +1,7 @@
 import { openDatabase } from '@cairn/db/client';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { mailDestination } from './lib/logger.ts';
 
 /** The process: parse config, open and migrate the database, then serve and/or work by ROLE. */
 async function main() {
@@ -30,13 +31,16 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  const mail = `e-mails: ${mailDestination(config)}`;
   if (config.role === 'worker') {
     await app.ready();
-    app.log.info('worker started');
+    app.log.info(`Cairn worker started (database: ${database.kind}; ${mail})`);
     return;
   }
-  await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Cairn is up at ${config.publicUrl} (database: ${database.kind}, role: ${config.role})`);
+  const address = await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    `Cairn is up at ${config.publicUrl} (listening on ${address}; database: ${database.kind}; role: ${config.role}; ${mail})`,
+  );
 }
 
 main().catch((error) => {

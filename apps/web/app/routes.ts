@@ -19,6 +19,7 @@ export default [
     route('settings/notification-profile', 'routes/settings.notification-profile.tsx'),
     route('applications/:appId', 'routes/application.tsx'),
     route('applications/:appId/knowledge-base', 'routes/knowledge-base.tsx'),
+    route('applications/:appId/attention', 'routes/attention.tsx'),
     route('applications/:appId/api-keys-and-widget', 'routes/api-keys-and-widget.tsx'),
     route('applications/:appId/messages/:chatroomId', 'routes/messages.tsx'),
   ]),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneLine } from './text.ts';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
@@ -31,7 +32,7 @@ export const ZPassword = z
 
 export const ZRegisterRequest = z.object({
   email: ZEmail,
-  username: z.string().trim().max(150).optional(),
+  username: oneLine().trim().max(150).optional(),
   password: ZPassword,
 });
 export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
@@ -80,8 +81,8 @@ export const ZResetPasswordRequest = z.object({
   password: ZPassword,
 });
 export const ZUpdateMeRequest = z.object({
-  first_name: z.string().trim().max(150).optional(),
-  last_name: z.string().trim().max(150).optional(),
+  first_name: oneLine().trim().max(150).optional(),
+  last_name: oneLine().trim().max(150).optional(),
 });
 export const ZDetailResponse = z.object({ detail: z.string() });
 

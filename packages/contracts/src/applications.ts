@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { MESSAGES } from './accounts.ts';
+import { ZKnowledgeItemsForm } from './knowledge.ts';
+import { freeText, oneLine } from './text.ts';
 
 export const APPLICATION_NAME_MAX = 255;
 
-export const ZApplicationName = z
-  .string({ error: MESSAGES.required })
+export const ZApplicationName = oneLine({ error: MESSAGES.required })
   .trim()
   .min(1, MESSAGES.required)
   .max(APPLICATION_NAME_MAX, `At most ${APPLICATION_NAME_MAX} characters`);
@@ -55,11 +56,12 @@ export type TApplication = z.infer<typeof ZApplication>;
 
 export const ZApplicationList = z.array(ZApplication);
 export const ZCreateApplicationForm = z.object({ name: ZApplicationName });
+/** The body of `POST /api/applications/` as documented: the name, and knowledge items if any. */
+export const ZCreateApplicationMultipart = ZCreateApplicationForm.extend(ZKnowledgeItemsForm.partial().shape);
 export const LLM_MODELS_MAX = 20;
 export const ZUpdateApplicationRequest = z.object({
   name: ZApplicationName.optional(),
-  instructions: z
-    .string({ error: 'Must be text' })
+  instructions: freeText({ error: 'Must be text' })
     .max(INSTRUCTIONS_MAX, `At most ${INSTRUCTIONS_MAX} characters`)
     .optional(),
   temperature: z

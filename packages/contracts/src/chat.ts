@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, oneLine } from './text.ts';
 
 /** The placeholder draft chatroom (spec §3, §9): a local draft until its first message is sent. */
 export const NEW_CHAT_ID = 'new_chat';
@@ -42,8 +43,14 @@ export interface TAnswerMetadata {
   error?: string;
   /** What kind of failure: auth, rate_limited, timeout, model_not_found, unreachable, retrieval … */
   error_kind?: string;
+  /** True when the knowledge held nothing for the question (the answer says so). */
+  not_covered?: boolean;
   /** The user message this answer replies to. */
   reply_to?: string;
+  /** `length` when the answer was cut at the request's `max_tokens`. */
+  finish_reason?: 'length';
+  /** What the public API's request asked of this answer beyond the application's settings. */
+  request?: unknown;
 }
 
 /**
@@ -64,9 +71,24 @@ export const ZMessage = z.object({
 });
 export type TMessage = z.infer<typeof ZMessage>;
 
+/** Where a conversation came from: the owner's web app, the public API, the website widget, Slack, Telegram. */
+export const CHATROOM_SOURCES = ['web', 'api', 'widget', 'slack', 'telegram'] as const;
+export const ZChatroomSource = z.enum(CHATROOM_SOURCES);
+export type TChatroomSource = z.infer<typeof ZChatroomSource>;
+
+/** Who answers in a chatroom: the application's assistant, or a person (the owner took it over). */
+export const ZHandledBy = z.enum(['assistant', 'human']);
+export type THandledBy = z.infer<typeof ZHandledBy>;
+
 export const ZChatroom = z.object({
   uuid: z.string(),
   name: z.string(),
+  source: ZChatroomSource,
+  handled_by: ZHandledBy,
+  /** Set while a visitor waits for a person (they asked for one and nobody replied yet). */
+  waiting_since: z.string().nullable(),
+  /** The page a widget conversation started on; null for other sources. */
+  started_on: z.string().nullable(),
   created_at: z.string(),
   last_message_at: z.string(),
 });
@@ -82,8 +104,7 @@ export const ZChatroomMessages = z.object({
 });
 export type TChatroomMessages = z.infer<typeof ZChatroomMessages>;
 
-export const ZMessageText = z
-  .string({ error: 'Required' })
+export const ZMessageText = freeText({ error: 'Required' })
   .refine((s) => s.trim().length > 0, 'Required')
   .refine(
     (s) => s.length <= MESSAGE_MAX,
@@ -107,12 +128,14 @@ export const ZSendMessageResponse = z.object({
 });
 export type TSendMessageResponse = z.infer<typeof ZSendMessageResponse>;
 
-export const ZChatroomName = z
-  .string({ error: 'Required' })
+export const ZChatroomName = oneLine({ error: 'Required' })
   .trim()
   .min(1, 'Required')
   .max(255, 'At most 255 characters');
-export const ZRenameChatroomRequest = z.object({ name: ZChatroomName });
+/** `PATCH …/chatrooms/{chatroomId}/`: rename, and/or take the chatroom over or hand it back. */
+export const ZUpdateChatroomRequest = z
+  .object({ name: ZChatroomName.optional(), handled_by: ZHandledBy.optional() })
+  .refine((body) => body.name !== undefined || body.handled_by !== undefined, 'Give name or handled_by');
 export const ZFeedbackRequest = z.object({ feedback: ZFeedback.nullable() });
 
 export const ZChatroomParams = z.object({
@@ -144,7 +167,14 @@ export type TMessageEvent =
       delta: string;
     }
   | { kind: 'updated'; application_uuid: string; chatroom_uuid: string; message: TMessage }
-  | { kind: 'chatroom'; application_uuid: string; chatroom_uuid: string; chatroom: TChatroom }
+  | {
+      kind: 'chatroom';
+      application_uuid: string;
+      chatroom_uuid: string;
+      chatroom: TChatroom;
+      /** A widget chatroom's visitor (routes the event to that visitor's stream). */
+      visitor_uuid?: string | undefined;
+    }
   | { kind: 'chatroom_deleted'; application_uuid: string; chatroom_uuid: string };
 
 /** Chatroom name from its first message: the first line, cut at a word near 60 characters. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText } from './text.ts';
 
 export const SEARCH_TOP_K_DEFAULT = 5;
 export const SEARCH_TOP_K_MAX = 50;
@@ -6,8 +7,8 @@ export const SEARCH_QUERY_MAX = 2000;
 
 /** `POST /api/applications/{appId}/knowledge/search/` */
 export const ZKnowledgeSearchRequest = z.object({
-  query: z
-    .string({ error: 'This field is required.' })
+  // Free text (contracts/text.ts): a pasted query loses its control characters.
+  query: freeText({ error: 'This field is required.' })
     .trim()
     .min(1, 'This field may not be blank.')
     .max(SEARCH_QUERY_MAX, `At most ${SEARCH_QUERY_MAX} characters`),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeText, oneLine } from './text.ts';
 
 export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url'] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
@@ -10,7 +11,7 @@ export const KNOWLEDGE_FILE_ACCEPT = '.pdf,.doc,.docx,.txt,.md';
 
 /** Caps, with the messages that name them. */
 export const KNOWLEDGE_LIMITS = {
-  itemsPerRequest: 50,
+  itemsPerRequest: 100,
   textChars: 200_000,
   titleChars: 255,
   urlChars: 2048,
@@ -75,19 +76,17 @@ export const ZKbUpdateEvent = z.object({
 });
 export type TKbUpdateEvent = z.infer<typeof ZKbUpdateEvent>;
 
-export const ZItemText = z
-  .string()
+/** A text item's body: free text, so stray control characters are removed (text.ts). */
+export const ZItemText = freeText()
   .trim()
   .min(1, 'Required')
   .max(KNOWLEDGE_LIMITS.textChars, `At most ${KNOWLEDGE_LIMITS.textChars.toLocaleString('en')} characters`);
 
-export const ZItemTitle = z
-  .string()
+export const ZItemTitle = oneLine()
   .trim()
   .max(KNOWLEDGE_LIMITS.titleChars, `At most ${KNOWLEDGE_LIMITS.titleChars} characters`);
 
-export const ZItemUrl = z
-  .string()
+export const ZItemUrl = oneLine()
   .trim()
   .min(1, 'Required')
   .max(KNOWLEDGE_LIMITS.urlChars, `At most ${KNOWLEDGE_LIMITS.urlChars} characters`)
@@ -105,3 +104,23 @@ export const ZItemCrawlDepth = z.coerce
   .int(`A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`)
   .min(0, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`)
   .max(KNOWLEDGE_LIMITS.crawlDepthMax, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`);
+
+/**
+ * The fields of knowledge items in a `multipart/form-data` body (or a JSON object of strings),
+ * shown for the first item: `items[1].…` up to `items[99].…` repeat them. The OpenAPI document
+ * shows this; the server reads the fields itself (apps/api `readItems`), so every problem is
+ * reported at once, keyed by the field as sent.
+ */
+export const ZKnowledgeItemsForm = z.object({
+  'items[0].type': ZKnowledgeItemType.describe('file | text | url'),
+  'items[0].file': z
+    .file()
+    .optional()
+    .describe(`A file item's file (${KNOWLEDGE_FILE_EXTENSIONS.join(', ')}); multipart only`),
+  'items[0].value': z.string().optional().describe("A text item's text, or a url item's address"),
+  'items[0].title': ZItemTitle.optional().describe('Optional; found in the document when absent'),
+  'items[0].crawl_depth': z
+    .enum(['0', '1', '2'])
+    .optional()
+    .describe('url items only: levels of same-site links to follow (default 0)'),
+});

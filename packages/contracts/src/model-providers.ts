@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZModelType } from './applications.ts';
+import { oneLine } from './text.ts';
 
 /** Which wire protocol a provider speaks (OpenAI, Ollama and "compatible" share chat-completions). */
 export const PROVIDER_KIND_VALUES = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;
@@ -22,13 +23,12 @@ export const PROVIDER_NAME_MAX = 100;
 export const API_KEY_MAX = 1000;
 export const MODEL_NAME_MAX = 200;
 
-const ZName = z
-  .string({ error: 'Required' })
+const ZName = oneLine({ error: 'Required' })
   .trim()
   .min(1, 'Required')
   .max(PROVIDER_NAME_MAX, `At most ${PROVIDER_NAME_MAX} characters`);
-const ZBaseUrl = z.string().trim().max(2000, 'At most 2000 characters');
-const ZApiKey = z.string().trim().max(API_KEY_MAX, `At most ${API_KEY_MAX} characters`);
+const ZBaseUrl = oneLine().trim().max(2000, 'At most 2000 characters');
+const ZApiKey = oneLine().trim().max(API_KEY_MAX, `At most ${API_KEY_MAX} characters`);
 
 export const ZProviderModel = z.object({
   uuid: z.uuid(),
@@ -76,8 +76,7 @@ export const ZProviderModelParams = ZProviderParams.extend({
 });
 
 export const ZAddProviderModelRequest = z.object({
-  name: z
-    .string({ error: 'Required' })
+  name: oneLine({ error: 'Required' })
     .trim()
     .min(1, 'Required')
     .max(MODEL_NAME_MAX, `At most ${MODEL_NAME_MAX} characters`),

@@ -6,19 +6,22 @@ import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../models/types.ts';
+import { recordAnswerOutcome } from '../modules/attention/record-unanswered.ts';
 import { publishChatEvent } from '../modules/chatrooms/publish-chat-event.ts';
 import { serializeMessage } from '../modules/chatrooms/serialize-chat.ts';
+import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
 import type { Passage } from '../rag/types.ts';
-import { type AnswerTarget, INTERRUPTED_ERROR } from './answer-queue.ts';
+import { type AnswerTarget, answerRequestOf, INTERRUPTED_ERROR } from './answer-queue.ts';
 import { buildPrompt } from './build-prompt.ts';
 import { citedSources } from './citations.ts';
+import { loadTokenCounter } from './count-tokens.ts';
 import { describeProviderError } from './describe-provider-error.ts';
 import { extractiveAnswer, relevantPassages } from './extractive-answerer.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
 export const TOP_K = 6;
-const HISTORY_TURNS = 10;
-const TURN_MAX = 2000;
+export const HISTORY_TURNS = 10;
+export const TURN_MAX = 2000;
 const PERSIST_EVERY_MS = 750;
 
 /** The two collaborators of answering, as the retrieval and model-provider modules export them. */
@@ -99,6 +102,45 @@ async function loadConversation(
   return { question, history };
 }
 
+/**
+ * The built-in answerer's generation with honest usage (a real tokenizer's counts of what it read
+ * and wrote) and, with `maxTokens`, cut where the answer reaches that many tokens.
+ */
+function withCountedUsage(
+  generation: TextGeneration,
+  read: string,
+  maxTokens: number | undefined,
+): TextGeneration {
+  let truncated = false;
+  let written = '';
+  let streamEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => {
+    streamEnded = resolve;
+  });
+  const counter = loadTokenCounter();
+  async function* textStream() {
+    try {
+      const count = maxTokens === undefined ? null : await counter;
+      for await (const delta of generation.textStream) {
+        if (count && count(written + delta) > maxTokens!) {
+          truncated = true;
+          return;
+        }
+        written += delta;
+        yield delta;
+      }
+    } finally {
+      streamEnded();
+    }
+  }
+  // Counted once the text is all written (or the stream was left early).
+  const usage = (async (): Promise<Usage> => {
+    const [count] = await Promise.all([counter, ended]);
+    return { input_tokens: count(read), output_tokens: count(written) };
+  })();
+  return { textStream: textStream(), usage, truncated: () => truncated };
+}
+
 function fixedText(text: string): TextGeneration {
   return {
     textStream: (async function* () {
@@ -121,8 +163,13 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   const startedAt = answer.updatedAt.getTime();
   const base = { application_uuid: application.uuid, chatroom_uuid: chatroom.uuid };
   const ref = application.llmModels.find((m) => m.model_type === 'text') ?? BUILTIN_TEXT_MODEL;
+  const request = answerRequestOf(answer.metadata);
+  // Token counts where a caller asks for usage (the public API); a chat answer by the built-in
+  // models has none to report, and never loads the tokenizer (~36 MB).
+  const countsUsage = answer.metadata.request !== undefined;
   const metadata: TAnswerMetadata = {
     ...(typeof answer.metadata.reply_to === 'string' && { reply_to: answer.metadata.reply_to }),
+    ...(answer.metadata.request !== undefined && { request: answer.metadata.request }),
     model: { uuid: ref.uuid, name: ref.name, provider: ref.provider },
   };
 
@@ -170,20 +217,26 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   }
 
   let status: TMessageStatus = 'complete';
+  /** The question, once known: an uncovered one goes to the owner's inbox. */
+  let asked = '';
   let usage: Usage | undefined;
   let cited: Passage[] = [];
   try {
     armIdle();
     // The history, the provider's model (a query and a key decryption) and, when the question is
     // at hand, the knowledge search all run at once.
+    const knownHistory = target.history ?? request.history;
     const conversation =
-      target.question !== undefined && target.history
-        ? Promise.resolve({ question: target.question, history: target.history })
-        : loadConversation(app, chatroom.id, answer.id, metadata.reply_to);
+      target.question !== undefined && knownHistory
+        ? Promise.resolve({ question: target.question, history: knownHistory })
+        : loadConversation(app, chatroom.id, answer.id, metadata.reply_to).then((loaded) =>
+            request.history ? { ...loaded, history: request.history } : loaded,
+          );
     conversation.catch(() => {});
     const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app.database, ownerId, ref);
     modelReady?.catch(() => {});
     const question = target.question ?? (await conversation).question;
+    asked = question;
     let passages: Passage[];
     const searchStarted = performance.now();
     try {
@@ -202,17 +255,28 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
     const { history } = await conversation;
     let generation: TextGeneration;
+    /** What a provider model was sent, counted when the provider reports no usage. */
+    let promptText: string | undefined;
     cited = passages;
     if (!modelReady) {
       cited = relevantPassages(question, passages);
+      if (!cited.length) metadata.not_covered = true;
       generation = cited.length ? extractiveAnswer(question, cited) : fixedText(NOT_COVERED_ANSWER);
+      if (countsUsage) {
+        const read = [...history.map((t) => t.content), question, ...cited.map((p) => p.content)];
+        generation = withCountedUsage(generation, read.join('\n'), request.max_tokens);
+      }
     } else if (!passages.length && application.strictness === 'strict') {
+      metadata.not_covered = true;
       generation = fixedText(NOT_COVERED_ANSWER);
+      if (countsUsage) generation = withCountedUsage(generation, question, request.max_tokens);
     } else {
       const model = await modelReady;
       const prompt = buildPrompt({
         applicationName: application.name,
-        instructions: application.instructions,
+        instructions: [application.instructions, request.instructions ?? '']
+          .filter((s) => s.trim())
+          .join('\n\n'),
         strictness: application.strictness,
         passages,
         history,
@@ -220,9 +284,11 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       });
       generation = model.generate({
         ...prompt,
-        temperature: application.temperature,
+        temperature: request.temperature ?? application.temperature,
+        maxTokens: request.max_tokens,
         signal: controller.signal,
       });
+      promptText = [prompt.system, ...prompt.messages.map((m) => m.content)].join('\n');
     }
     generation.usage.catch(() => {});
     for await (const delta of abortable(generation.textStream, controller.signal)) {
@@ -230,7 +296,16 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       push(delta);
     }
     usage = await generation.usage.catch(() => undefined);
-    if (!text.trim()) throw new Error('The model returned an empty answer.');
+    if (
+      promptText !== undefined &&
+      (usage?.input_tokens === undefined || usage.output_tokens === undefined)
+    ) {
+      // Some compatible servers report no usage; a real tokenizer's count beats none.
+      const count = await loadTokenCounter();
+      usage = { input_tokens: count(promptText), output_tokens: count(text) };
+    }
+    if (generation.truncated?.()) metadata.finish_reason = 'length';
+    if (!text.trim() && !metadata.finish_reason) throw new Error('The model returned an empty answer.');
     metadata.sources = citedSources(text, cited);
   } catch (error) {
     const reason =
@@ -269,5 +344,15 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     .where(thisRun)
     .returning();
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
-  if (row) await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
+  if (!row) return;
+  await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
+  // The inbox is a courtesy to the owner: the answer stands if counting it fails.
+  await recordAnswerOutcome(app.db, {
+    applicationId: application.id,
+    chatroomId: chatroom.id,
+    answer: row,
+    question: asked,
+  }).catch((err: unknown) => app.log.warn({ err }, 'could not record an unanswered question'));
+  // Once per run: only the process holding this run gets its row back.
+  await emitMessageCreated(app, { application, chatroom }, row);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { publishMessageUpdated } from '../modules/chatrooms/publish-chat-event.ts';
+import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
 import { type AbortReason, type AnswerDeps, answerMessage } from './answer-message.ts';
 import {
   ANSWER_KICK_CHANNEL,
@@ -132,6 +133,7 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
       for (const { application, chatroom, answer } of await failAbandonedAnswers(app)) {
         app.log.warn({ messageId: answer.id }, 'answer abandoned by its process; ended as interrupted');
         await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
+        await emitMessageCreated(app, { application, chatroom }, answer);
       }
     } catch (err) {
       app.log.error({ err }, 'checking answer leases failed');

@@ -78,6 +78,47 @@ describe('answer queue', () => {
     expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
   });
 
+  it('a public API call to an API-only process streams the answer a worker process writes', async () => {
+    const fake = await startFakeOpenAI({
+      models: ['slow-chat'],
+      reply: 'Streamed by the worker.',
+      // Long enough apart that each piece is published on its own, even on a loaded machine.
+      chunkDelayMs: 150,
+    });
+    cleanups.push(() => fake.close());
+    const t = await started({}, { runWorkers: false });
+    const worker = await buildApp({
+      config: t.config,
+      database: t.database,
+      runWorkers: true,
+      logger: false,
+      answer: { pollIntervalMs: 600_000 },
+    });
+    await worker.ready();
+    cleanups.push(() => worker.close());
+    const owner = await t.signUp();
+    const app = await providerApplication(t, owner.token, fake);
+    const key = await t.call('POST', `/api/applications/${app}/api-keys/`, {
+      token: owner.token,
+      json: { name: 'k' },
+    });
+    const res = await fetch(`${t.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.body.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: app, stream: true, messages: [{ role: 'user', content: 'Hello?' }] }),
+    });
+    expect(res.status).toBe(200);
+    const events = (await res.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((e) => e.replace(/^data: /, ''));
+    expect(events.at(-1)).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e));
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    expect(text).toBe('Streamed by the worker.');
+    expect(chunks.filter((c) => c.choices[0]?.delta.content).length).toBeGreaterThan(1);
+  });
+
   it('a process with no free answer slot queues the answer and takes it when a slot frees', async () => {
     const fake = await startFakeOpenAI({
       models: ['slow-chat'],

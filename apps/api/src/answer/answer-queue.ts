@@ -21,6 +21,37 @@ export const ANSWER_LEASE_SECONDS = 30;
 export const INTERRUPTED_ERROR =
   'The answer was interrupted because the server stopped. Regenerate it to try again.';
 
+/**
+ * What shapes one answer beyond the application's settings: the public API's request. Kept in the
+ * answer's `metadata.request`, so whichever process takes the answer (and a regeneration) honours it.
+ */
+export interface AnswerRequest {
+  /** Added to the application's instructions (never replacing them). */
+  instructions?: string;
+  temperature?: number;
+  max_tokens?: number;
+  /** The turns before the question when the chatroom does not hold them (sent with the request). */
+  history?: ChatTurn[];
+}
+
+/** The answer request stored on an answer, checked: it is read back from a jsonb column. */
+export function answerRequestOf(metadata: Record<string, unknown>): AnswerRequest {
+  const r = metadata.request;
+  if (!r || typeof r !== 'object') return {};
+  const { instructions, temperature, max_tokens, history } = r as Record<string, unknown>;
+  return {
+    ...(typeof instructions === 'string' && { instructions }),
+    ...(typeof temperature === 'number' && { temperature }),
+    ...(typeof max_tokens === 'number' && { max_tokens }),
+    ...(Array.isArray(history) && {
+      history: history.filter(
+        (t): t is ChatTurn =>
+          (t?.role === 'user' || t?.role === 'assistant') && typeof t?.content === 'string',
+      ),
+    }),
+  };
+}
+
 /** Everything answering needs, as the caller that took the answer already has it. */
 export interface AnswerTarget {
   application: ApplicationRow;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { indexItem } from '../rag/index-chunks.ts';
-import { insertItem, textDocument } from '../rag/test-fixtures.ts';
+import {
+  applicationWith as fixtureApplication,
+  useProviderModel as fixtureProviderModel,
+} from '../testing/chat-fixtures.ts';
 import { openChatSocket } from '../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
@@ -30,52 +32,14 @@ beforeEach(() => {
 const api = (method: string, path: string, json?: unknown) =>
   t.call(method, path, { token: owner.token, json });
 
-/** An application whose knowledge holds the given documents (indexed as the ingestion job leaves them). */
-async function applicationWith(docs: Array<{ title: string; text: string }>) {
-  const created = await api('POST', '/api/applications/', { name: 'Support' });
-  const { rows } = await t.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [
-    created.body.uuid,
-  ]);
-  const items: string[] = [];
-  for (const doc of docs) {
-    const itemId = await insertItem(t.database, rows[0]!.id, doc.title);
-    await indexItem(t.database, {
-      applicationId: rows[0]!.id,
-      itemId,
-      document: textDocument(doc.title, doc.text),
-      llmModels: created.body.llm_models,
-    });
-    await t.database.query(`UPDATE knowledge_items SET status = 'ready' WHERE id = $1`, [itemId]);
-    const uuid = await t.database.query<{ uuid: string }>('SELECT uuid FROM knowledge_items WHERE id = $1', [
-      itemId,
-    ]);
-    items.push(uuid.rows[0]!.uuid);
-  }
-  return { uuid: created.body.uuid as string, items };
-}
-
-/** Points the application at a model of an OpenAI-compatible provider served by the fake server. */
-async function useProviderModel(
-  appUuid: string,
-  opts: { key?: string; model?: string; baseUrl?: string } = {},
-) {
-  const provider = await api('POST', '/api/model-providers/', {
-    kind: 'openai_compatible',
-    name: 'Local',
-    base_url: opts.baseUrl ?? fake.url,
-    api_key: opts.key ?? KEY,
+const applicationWith = (docs: Array<{ title: string; text: string }>) =>
+  fixtureApplication(t, owner.token, docs);
+const useProviderModel = (appUuid: string, opts: { key?: string; model?: string; baseUrl?: string } = {}) =>
+  fixtureProviderModel(t, owner.token, appUuid, {
+    ...opts,
+    baseUrl: opts.baseUrl ?? fake.url,
+    key: opts.key ?? KEY,
   });
-  expect(provider.status).toBe(201);
-  const model = await api('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
-    name: opts.model ?? 'fake-chat',
-    model_type: 'text',
-  });
-  expect(model.status).toBe(201);
-  const updated = await api('PATCH', `/api/applications/${appUuid}/`, {
-    llm_models: [model.body.uuid, 'builtin-embedding'],
-  });
-  expect(updated.status).toBe(200);
-}
 
 async function ask(appUuid: string, message: string, chatroom = 'new_chat') {
   const res = await api('POST', `/api/applications/${appUuid}/chatrooms/send-message/`, {
@@ -108,6 +72,8 @@ describe('built-in extractive answerer', () => {
     expect(answer.message).toContain('three-year warranty');
     expect(answer.message).toContain('[1]');
     expect(answer.message).not.toContain('Pancakes');
+    // No model was called and no client asked for usage: none is reported (never a made-up count).
+    expect(answer.metadata.usage).toBeUndefined();
     const sources = answer.metadata.sources as Array<Record<string, unknown>>;
     expect(sources.length).toBeGreaterThanOrEqual(1);
     expect(sources[0]).toMatchObject({ index: 1, item_uuid: app.items[0], item_title: 'X200 manual' });

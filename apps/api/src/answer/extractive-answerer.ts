@@ -29,9 +29,36 @@ export function bodyOf(content: string): string {
   return content.replace(/^#{1,6}\s+.*$/gm, '').trim() || content.replace(/^#{1,6}\s+/gm, '');
 }
 
+/** Unicode sentence boundaries: a dot inside `window.__x`, `127.0.0.1` or `v1.2.3` ends nothing. */
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+/**
+ * Abbreviations that rarely end a sentence but that the segmenter (without ICU's suppression
+ * lists, which V8 does not expose) ends one at when a capital follows: "Dr. Smith", "e.g. Python".
+ */
+const ABBREVIATION_END = /(?:^|[\s(])(?:mr|mrs|ms|dr|prof|fig|vs|cf|e\.g|i\.e)\.$/i;
+
 function sentencesOf(content: string): string[] {
-  const flat = bodyOf(content).replace(/\s+/g, ' ').trim();
-  return (flat.match(/[^.!?]+(?:[.!?]+["')\]]*|$)/g) ?? [flat]).map((s) => s.trim()).filter(Boolean);
+  const sentences: string[] = [];
+  // A blank line ends a sentence (a caption or a list without a full stop); other line breaks are wrapping.
+  for (const paragraph of bodyOf(content).split(/\n\s*\n/)) {
+    let sentence = '';
+    for (const { segment } of SENTENCES.segment(paragraph.replace(/\s+/g, ' ').trim())) {
+      sentence += segment;
+      if (ABBREVIATION_END.test(sentence.trimEnd())) continue;
+      sentences.push(sentence.trim());
+      sentence = '';
+    }
+    sentences.push(sentence.trim());
+  }
+  return sentences.filter(Boolean);
+}
+
+/** An overlong sentence, shortened at a word. */
+function shorten(sentence: string): string {
+  if (sentence.length <= SENTENCE_MAX) return sentence;
+  const cut = sentence.slice(0, SENTENCE_MAX);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > SENTENCE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** The sentences of a passage that best match the question, kept in their original order. */
@@ -43,7 +70,7 @@ export function bestSentences(question: string, content: string): string {
     .sort((a, b) => b.hits - a.hits || a.i - b.i)
     .slice(0, SENTENCES_PER_PASSAGE)
     .sort((a, b) => a.i - b.i)
-    .map(({ s }) => (s.length > SENTENCE_MAX ? `${s.slice(0, SENTENCE_MAX).trimEnd()}…` : s));
+    .map(({ s }) => shorten(s));
   return picked.join(' ');
 }
 
@@ -72,23 +99,12 @@ export function extractiveAnswer(question: string, passages: Passage[]): TextGen
   passages.forEach((p, i) => {
     parts.push(`- **${p.item_title}**${locationOf(p)}: ${bestSentences(question, p.content)} [${i + 1}]\n`);
   });
-  let settle: (usage: { input_tokens: number; output_tokens: number }) => void = () => {};
-  const usage = new Promise<{ input_tokens: number; output_tokens: number }>((resolve) => {
-    settle = resolve;
-  });
   async function* stream() {
-    let outputTokens = 0;
-    try {
-      for (const part of parts) {
-        // Word-sized pieces so the answer streams like any other model's.
-        for (const piece of part.match(/\S+\s*|\s+/g) ?? []) {
-          outputTokens++;
-          yield piece;
-        }
-      }
-    } finally {
-      settle({ input_tokens: 0, output_tokens: outputTokens });
+    for (const part of parts) {
+      // Word-sized pieces so the answer streams like any other model's.
+      yield* part.match(/\S+\s*|\s+/g) ?? [];
     }
   }
-  return { textStream: stream(), usage };
+  // No model was called: the usage callers need (the public API's) is counted by a tokenizer there.
+  return { textStream: stream(), usage: Promise.resolve(undefined) };
 }

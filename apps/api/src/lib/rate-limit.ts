@@ -8,27 +8,40 @@ export interface Limit {
   windowSeconds: number;
 }
 
+export interface Hit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Seconds until the window ends and the count starts again. */
+  resetSeconds: number;
+}
+
 /**
- * Fixed-window counters kept in the database, so that every API process shares them.
- * Throws a 429 with Retry-After when any of the limits is exceeded.
+ * Counts one hit in a fixed window kept in the database, so that every API process shares it.
  */
-export async function enforceLimits(database: Database, limits: Limit[]): Promise<void> {
+export async function countHit(database: Database, key: string, windowSeconds: number): Promise<Hit> {
   const nowSeconds = Date.now() / 1000;
-  let retryAfter = 0;
-  for (const limit of limits) {
-    const windowStart = Math.floor(nowSeconds / limit.windowSeconds) * limit.windowSeconds;
-    const { rows } = await database.query<{ count: number }>(
-      `INSERT INTO rate_limit_hits (key, window_start, count) VALUES ($1, to_timestamp($2), 1)
-       ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_hits.count + 1
-       RETURNING count`,
-      [limit.key, windowStart],
-    );
-    if ((rows[0]?.count ?? 0) > limit.max) {
-      retryAfter = Math.max(retryAfter, Math.ceil(windowStart + limit.windowSeconds - nowSeconds));
-    }
-  }
+  const windowStart = Math.floor(nowSeconds / windowSeconds) * windowSeconds;
+  const { rows } = await database.query<{ count: number }>(
+    `INSERT INTO rate_limit_hits (key, window_start, count) VALUES ($1, to_timestamp($2), 1)
+     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_hits.count + 1
+     RETURNING count`,
+    [key, windowStart],
+  );
   if (Math.random() < 0.01) {
     await database.query(`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 day'`);
+  }
+  return {
+    count: Number(rows[0]?.count ?? 0),
+    resetSeconds: Math.max(1, Math.ceil(windowStart + windowSeconds - nowSeconds)),
+  };
+}
+
+/** Counts a hit on every limit; throws a 429 with Retry-After when any of them is exceeded. */
+export async function enforceLimits(database: Database, limits: Limit[]): Promise<void> {
+  let retryAfter = 0;
+  for (const limit of limits) {
+    const hit = await countHit(database, limit.key, limit.windowSeconds);
+    if (hit.count > limit.max) retryAfter = Math.max(retryAfter, hit.resetSeconds);
   }
   if (retryAfter > 0) {
     throw new AppError('rate_limited', `Too many attempts. Try again in ${retryAfter} seconds.`, undefined, {

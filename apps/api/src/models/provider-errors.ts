@@ -1,4 +1,5 @@
-import { APICallError, RetryError } from 'ai';
+// From the SDK's small error package, not `ai` itself: the SDK loads on first use (memory at rest).
+import { AISDKError, APICallError } from '@ai-sdk/provider';
 import { AppError } from '../lib/app-error.ts';
 import { ProviderUrlError } from './provider-url.ts';
 
@@ -39,10 +40,15 @@ export interface ErrorContext {
   timeoutMs?: number | undefined;
 }
 
+/** The SDK's RetryError (retries used up), recognised by its name: its class lives in `ai`. */
+function isRetryError(error: unknown): error is AISDKError & { lastError: unknown } {
+  return AISDKError.isInstance(error) && error.name === 'AI_RetryError' && 'lastError' in error;
+}
+
 /** Maps any failure of a provider call (SDK error, network error, our timeout) to a ModelProviderError. */
 export function toModelProviderError(error: unknown, ctx: ErrorContext): ModelProviderError {
   if (error instanceof ModelProviderError) return error;
-  if (RetryError.isInstance(error)) return toModelProviderError(error.lastError, ctx);
+  if (isRetryError(error)) return toModelProviderError(error.lastError, ctx);
   const where = `the model provider "${ctx.provider}"`;
   if (error instanceof ProviderUrlError) return new ModelProviderError('refused_url', error.message);
   if (isTimeout(error)) {

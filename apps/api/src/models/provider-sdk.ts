@@ -1,47 +1,62 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { providerFetch, sdkBaseUrl } from './provider-url.ts';
+
+// Each package is imported once and the promise kept: an `import()` per answer is not free (under a
+// module loader such as tsx every call crosses to the loader's thread).
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => {
+    loaded ??= load();
+    return loaded;
+  };
+}
+const loadAnthropic = once(() => import('@ai-sdk/anthropic'));
+const loadOpenAICompatible = once(() => import('@ai-sdk/openai-compatible'));
+/** The `ai` package (streamText, embedMany), loaded on first use. */
+export const loadAiSdk = once(() => import('ai'));
 
 // The SDK prints compatibility warnings (unknown model names …) with console.warn; they are not
 // errors, and the process logs through pino only.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 /**
- * The AI SDK model for a provider connection. OpenAI, Ollama and OpenAI-compatible servers all go
+ * The AI SDK model for a provider connection. The SDK packages load on first use: a server that
+ * answers with the built-in models never holds them (~35 MB). OpenAI, Ollama and OpenAI-compatible servers all go
  * through chat-completions (`.chatModel()`), the one API every compatible server implements (the
  * Responses API is OpenAI-only); Anthropic through its Messages API.
  */
-export function languageModelFor(
+export async function languageModelFor(
   connection: ProviderConnection,
   modelName: string,
-): Exclude<LanguageModel, string> {
+): Promise<Exclude<LanguageModel, string>> {
   if (connection.kind === 'anthropic') {
     if (!connection.apiKey) {
       throw new ModelProviderError('not_configured', `The provider "${connection.name}" has no API key.`);
     }
+    const { createAnthropic } = await loadAnthropic();
     return createAnthropic({
       baseURL: connection.baseUrl,
       apiKey: connection.apiKey,
       fetch: providerFetch,
     }).messages(modelName);
   }
-  return openAICompatible(connection).chatModel(modelName);
+  return (await openAICompatible(connection)).chatModel(modelName);
 }
 
-export function embeddingModelFor(
+export async function embeddingModelFor(
   connection: ProviderConnection,
   modelName: string,
-): Exclude<EmbeddingModel, string> {
+): Promise<Exclude<EmbeddingModel, string>> {
   if (connection.kind === 'anthropic') {
     throw new ModelProviderError('not_configured', 'Anthropic offers no embedding models.');
   }
-  return openAICompatible(connection).embeddingModel(modelName);
+  return (await openAICompatible(connection)).embeddingModel(modelName);
 }
 
-function openAICompatible(connection: ProviderConnection) {
+async function openAICompatible(connection: ProviderConnection) {
+  const { createOpenAICompatible } = await loadOpenAICompatible();
   return createOpenAICompatible({
     name: connection.kind,
     baseURL: sdkBaseUrl(connection.kind, connection.baseUrl),

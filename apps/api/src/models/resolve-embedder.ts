@@ -1,12 +1,11 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { providerModels } from '@cairn/db/schema';
-import { embedMany } from 'ai';
 import { eq } from 'drizzle-orm';
 import type { Embedder } from '../rag/types.ts';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
-import { embeddingModelFor } from './provider-sdk.ts';
+import { embeddingModelFor, loadAiSdk } from './provider-sdk.ts';
 
 export const EMBED_TIMEOUT_MS = 60_000;
 const PROBE_TEXT = 'dimension probe';
@@ -26,7 +25,10 @@ export async function resolveProviderEmbedder(
     throw new ModelProviderError('not_configured', `"${ref.name}" is not an embedding model.`);
   }
   const { provider, model } = await loadProviderModel(database, ref.uuid, 'embedding');
-  const embeddingModel = embeddingModelFor(provider, model.name);
+  const [embeddingModel, { embedMany }] = await Promise.all([
+    embeddingModelFor(provider, model.name),
+    loadAiSdk(),
+  ]);
   const timeoutMs = options.timeoutMs ?? EMBED_TIMEOUT_MS;
   const context = { provider: provider.name, model: model.name, baseUrl: provider.baseUrl, timeoutMs };
 

@@ -1,9 +1,8 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
-import { streamText } from 'ai';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
-import { languageModelFor } from './provider-sdk.ts';
+import { languageModelFor, loadAiSdk } from './provider-sdk.ts';
 import type { TextGeneration, TextModel, TextRequest, Usage } from './types.ts';
 
 export interface ResolveTextModelOptions {
@@ -39,7 +38,10 @@ export async function resolveTextModel(
     throw new ModelProviderError('not_configured', `"${ref.name}" is built in, not a provider model.`);
   }
   const { provider, model } = await loadProviderModel(database, ref.uuid, 'text', ownerId);
-  const languageModel = languageModelFor(provider, model.name);
+  const [languageModel, { streamText }] = await Promise.all([
+    languageModelFor(provider, model.name),
+    loadAiSdk(),
+  ]);
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const firstMs = options.firstTokenTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS;
   // Anthropic accepts 0–1; the application setting allows up to 2 (OpenAI's range).
@@ -69,6 +71,7 @@ export async function resolveTextModel(
       request.signal?.addEventListener('abort', forwardAbort, { once: true });
       if (request.signal?.aborted) forwardAbort();
 
+      let truncated = false;
       let settle!: { resolve: (u: Usage | undefined) => void; reject: (e: unknown) => void };
       const usage = new Promise<Usage | undefined>((resolve, reject) => {
         settle = { resolve, reject };
@@ -95,6 +98,7 @@ export async function resolveTextModel(
             system: request.system,
             messages: request.messages,
             temperature: Math.min(Math.max(request.temperature, 0), maxTemperature),
+            ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
             maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
             abortSignal: controller.signal,
             // Errors arrive as stream parts and are rethrown below; the default handler would log them.
@@ -116,6 +120,7 @@ export async function resolveTextModel(
                 input_tokens: part.totalUsage.inputTokens,
                 output_tokens: part.totalUsage.outputTokens,
               };
+              truncated = part.finishReason === 'length';
             }
           }
           settle.resolve(finished);
@@ -132,7 +137,7 @@ export async function resolveTextModel(
         }
       }
 
-      return { textStream: textStream(), usage };
+      return { textStream: textStream(), usage, truncated: () => truncated };
     },
   };
 }

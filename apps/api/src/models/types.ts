@@ -9,6 +9,8 @@ export interface TextRequest {
   system: string;
   messages: ChatTurn[];
   temperature: number;
+  /** The most tokens the answer may have; the provider's default when absent. */
+  maxTokens?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -21,6 +23,8 @@ export interface Usage {
 export interface TextGeneration {
   textStream: AsyncIterable<string>;
   usage: Promise<Usage | undefined>;
+  /** True once the stream has ended because it reached `maxTokens`. */
+  truncated?: () => boolean;
 }
 
 /** A provider-backed text model (OpenAI-compatible, Anthropic, Ollama …). */

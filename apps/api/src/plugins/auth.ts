@@ -1,3 +1,4 @@
+import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
 import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,6 +29,12 @@ const unauthorized = (detail: string) =>
 
 function tokenFrom(request: FastifyRequest): { token: string; viaCookie: boolean } | null {
   const header = request.headers.authorization;
+  // An application key is a principal of /api/v1 only (DESIGN §8): say so rather than "invalid".
+  if (header && /^\S+\s+(\S+)$/.exec(header.trim())?.[1]?.startsWith(API_KEY_PREFIX)) {
+    throw unauthorized(
+      'Application API keys work only on the OpenAI-compatible API under /api/v1; sign in for this endpoint.',
+    );
+  }
   if (header) {
     const match = /^Token\s+(\S+)$/i.exec(header.trim());
     if (!match?.[1]) throw unauthorized('Invalid Authorization header; expected "Token <key>".');

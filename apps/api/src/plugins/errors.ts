@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -34,6 +35,16 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
           : error.message;
       return reply.status(status).send({ detail, code: status === 429 ? 'rate_limited' : 'invalid' });
     }
+    if (isUnstorableText(error)) {
+      // The contracts refuse or strip control characters (contracts/text.ts); this is the net for
+      // a field that does not use them yet. The failed statement wrote nothing.
+      const route = `${request.method} ${request.routeOptions.url}`;
+      request.log.warn({ err: error, reqId: request.id }, `text with NUL reached the database: ${route}`);
+      return reply.status(400).send({
+        detail: 'The request holds a NUL character, which cannot be stored. Remove it and try again.',
+        code: 'invalid',
+      });
+    }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal Server Error', code: 'internal' });
   });
@@ -44,3 +55,37 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
   });
 });
+
+/** PostgreSQL's answer to a NUL in text (`22021`, or `22P05` for jsonb), possibly wrapped by Drizzle. */
+function isUnstorableText(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '22021' || code === '22P05') return true;
+  }
+  return false;
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a URL or headers over 16 KB, a
+ * malformed request line, a request that is too slow) still get the documented error body.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          { detail: 'The request line or headers are too large.', code: 'invalid' },
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', { detail: 'The request took too long to arrive.', code: 'invalid' }]
+        : [400, 'Bad Request', { detail: 'Malformed HTTP request.', code: 'invalid' }];
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(error);
+}

@@ -10,11 +10,14 @@ declare module 'fastify' {
       runsWorkers: boolean;
       /** Queues a job; the queue is created on first use. */
       send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
-      /** Registers a worker; a no-op in processes that run no workers (ROLE=api). */
+      /**
+       * Registers a worker, given each fetched batch (up to `batchSize` jobs) at once, so it can do
+       * their work in fewer statements; a no-op in processes that run no workers (ROLE=api).
+       */
       work<T extends object>(
         queue: string,
         options: PgBoss.WorkOptions,
-        handler: (job: PgBoss.Job<T>) => Promise<void>,
+        handler: (jobs: PgBoss.Job<T>[]) => Promise<void>,
       ): Promise<void>;
     };
   }
@@ -49,8 +52,13 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
     async work(queue, options, handler) {
       if (!opts.runWorkers) return;
       await ensureQueue(queue);
-      await boss.work(queue, { pollingIntervalSeconds: 0.5, ...options }, async (jobs) => {
-        for (const job of jobs) await handler(job as PgBoss.Job<never>);
+      const workOptions = { pollingIntervalSeconds: 0.5, ...options };
+      let workerId: string | undefined;
+      workerId = await boss.work(queue, workOptions, async (jobs) => {
+        await handler(jobs as PgBoss.Job<never>[]);
+        // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
+        // of its polling interval, capping a worker at one batch per interval.
+        if (workerId && jobs.length === (workOptions.batchSize ?? 1)) boss.notifyWorker(workerId);
       });
     },
   });

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 
 /** Event names of the realtime socket (spec §3). */
-export type EventName = 'message' | 'kb_updates';
+export type EventName = 'message' | 'kb_updates' | 'notification';
 export interface RealtimeEvent {
   event: EventName;
   data: unknown;
@@ -15,9 +15,16 @@ declare module 'fastify' {
     realtime: {
       /** Delivers an event to every open socket of the user, in every API process. */
       publish(userId: number, event: RealtimeEvent): Promise<void>;
+      /**
+       * Calls `listener` with every event of the user published from now on, in any process (an
+       * HTTP answer streamed from the events, as the public API's is). Returns the unsubscribe.
+       */
+      subscribe(userId: number, listener: RealtimeListener): () => void;
     };
   }
 }
+
+export type RealtimeListener = (event: RealtimeEvent) => void;
 
 const CHANNEL = 'cairn_events';
 const NOTIFY_LIMIT = 7000;
@@ -33,18 +40,28 @@ type Envelope = { o: string; u: number; e?: RealtimeEvent; ref?: number };
  */
 export default fp(async function realtimePlugin(app: FastifyInstance, opts: { serveSockets: boolean }) {
   const sockets = new Map<number, Set<WebSocket>>();
+  const listeners = new Map<number, Set<RealtimeListener>>();
   const origin = randomUUID();
 
-  function send(userId: number, text: string) {
+  function send(userId: number, text: string, event: RealtimeEvent) {
     const targets = sockets.get(userId);
-    if (!targets) return;
-    for (const socket of targets) if (socket.readyState === socket.OPEN) socket.send(text);
+    if (targets) for (const socket of targets) if (socket.readyState === socket.OPEN) socket.send(text);
+    const subscribed = listeners.get(userId);
+    if (subscribed) {
+      for (const listener of subscribed) {
+        try {
+          listener(event);
+        } catch (err) {
+          app.log.error({ err }, 'realtime listener failed');
+        }
+      }
+    }
   }
 
   app.decorate('realtime', {
     async publish(userId: number, event: RealtimeEvent) {
       const text = JSON.stringify(event);
-      send(userId, text);
+      send(userId, text, event);
       // The Envelope, around the event serialised once (`origin` is a uuid, `userId` a number).
       let envelope = `{"o":"${origin}","u":${userId},"e":${text}}`;
       if (Buffer.byteLength(envelope) > NOTIFY_LIMIT) {
@@ -59,13 +76,25 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
       }
       await app.database.notify(CHANNEL, envelope);
     },
+    subscribe(userId: number, listener: RealtimeListener) {
+      let set = listeners.get(userId);
+      if (!set) {
+        set = new Set();
+        listeners.set(userId, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0 && listeners.get(userId) === set) listeners.delete(userId);
+      };
+    },
   });
 
   if (!opts.serveSockets) return;
 
   async function deliver(raw: string) {
     const envelope = JSON.parse(raw) as Envelope;
-    if (envelope.o === origin || !sockets.has(envelope.u)) return;
+    if (envelope.o === origin || !(sockets.has(envelope.u) || listeners.has(envelope.u))) return;
     let event = envelope.e;
     if (envelope.ref !== undefined) {
       const { rows } = await app.database.query<{ body: string }>(
@@ -75,7 +104,7 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
       if (!rows[0]) return;
       event = JSON.parse(rows[0].body) as RealtimeEvent;
     }
-    send(envelope.u, JSON.stringify(event));
+    if (event) send(envelope.u, JSON.stringify(event), event);
   }
 
   const unlisten = await app.database.listen(CHANNEL, (payload) => {

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { serverSideFetch } from './web.ts';
 
 /**
  * The web mount without a web build (the browser behaviour is covered by e2e/): API paths keep their
@@ -47,5 +49,116 @@ describe('web mount', () => {
     const res = await fetch(`${t.url}/favicon.ico`, { redirect: 'manual' });
     expect(res.status).toBe(301);
     expect(res.headers.get('location')).toBe('/favicon.svg');
+  });
+});
+
+/**
+ * The web app's server-side calls (decision 003): in process by default, through the same routes,
+ * auth, validation, errors and per-IP limits as over HTTP; over HTTP when API_URL names another host.
+ * The web app's client (apps/web/app/lib/api.server.ts) parses whatever Response this fetch gives, so
+ * an answer equal to the HTTP one reaches the loaders as before.
+ */
+describe('server-side API calls from the web app', () => {
+  const browserIp = '203.0.113.7';
+  let limited: TestApp;
+  let remote: TestApp;
+  let pointed: TestApp;
+  beforeAll(async () => {
+    const login = { perIp: { max: 3, windowSeconds: 600 }, perAccount: { max: 100, windowSeconds: 600 } };
+    limited = await startTestApp({}, { rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, login } });
+    remote = await startTestApp();
+    pointed = await startTestApp({ apiUrl: remote.url, webBuildDir: '/nonexistent/cairn-web-build' });
+  });
+  afterAll(async () => {
+    await Promise.all([limited?.close(), remote?.close(), pointed?.close()]);
+  });
+
+  /** Status, JSON body and content type: what the web client reads. */
+  const answer = async (res: Response) => ({
+    status: res.status,
+    type: res.headers.get('content-type'),
+    body: (await res.json()) as Record<string, unknown>,
+  });
+  const inProcess = (on: TestApp, path: string, init: RequestInit = {}, ip = browserIp) =>
+    serverSideFetch(on.app, ip)(`${on.url}${path}`, init).then(answer);
+  const overHttp = (on: TestApp, path: string, init: RequestInit = {}) =>
+    fetch(`${on.url}${path}`, init).then(answer);
+  const withToken = (token: string): RequestInit => ({ headers: { authorization: `Token ${token}` } });
+  const json = (body: unknown): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  it('does not open a socket: the request goes through the app in process', async () => {
+    const { token, user } = await t.signUp();
+    const spy = vi.spyOn(globalThis, 'fetch');
+    await expect(inProcess(t, '/api/me/', withToken(token))).resolves.toMatchObject({
+      status: 200,
+      body: { id: user.id },
+    });
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
+  it('authenticates with the cookie token, and refuses a bad one with the same 401 as HTTP', async () => {
+    const { token } = await t.signUp();
+    expect(await inProcess(t, '/api/me/', withToken(token))).toEqual(
+      await overHttp(t, '/api/me/', withToken(token)),
+    );
+    const bad = await inProcess(t, '/api/me/', withToken('not-a-token'));
+    expect(bad).toEqual(await overHttp(t, '/api/me/', withToken('not-a-token')));
+    expect(bad.status).toBe(401);
+  });
+
+  it('gives the same 404 and 400 answers as HTTP', async () => {
+    const { token } = await t.signUp();
+    const missing = '/api/applications/00000000-0000-4000-8000-000000000000/';
+    const notFound = await inProcess(t, missing, withToken(token));
+    expect(notFound).toEqual(await overHttp(t, missing, withToken(token)));
+    expect(notFound).toMatchObject({ status: 404, body: { code: 'not_found' } });
+    const invalid = await inProcess(t, '/api/register/', json({ email: 'x' }));
+    expect(invalid).toEqual(await overHttp(t, '/api/register/', json({ email: 'x' })));
+    expect(invalid.status).toBe(400);
+  });
+
+  it('sends multipart bodies (files and fields) as fetch would', async () => {
+    const { token } = await t.signUp();
+    const form = new FormData();
+    form.set('name', 'In-process app');
+    form.set('items[0].type', 'file');
+    form.set('items[0].file', new File(['Zebras have stripes.'], 'zebras.txt', { type: 'text/plain' }));
+    const created = await inProcess(t, '/api/applications/', {
+      method: 'POST',
+      body: form,
+      ...withToken(token),
+    });
+    expect(created).toMatchObject({ status: 201, body: { name: 'In-process app' } });
+    const items = await inProcess(t, `/api/applications/${created.body.uuid}/knowledge/`, withToken(token));
+    expect((items.body as unknown as { title: string }[]).map((i) => i.title)).toEqual(['zebras.txt']);
+  });
+
+  it("counts per-IP limits against the browser's address, not the server's", async () => {
+    const attempt = (ip: string, i: number) =>
+      inProcess(limited, '/api/login/', json({ email: `spray${i}@example.com`, password: 'wrong-1' }), ip);
+    for (let i = 0; i < 3; i++) expect((await attempt(browserIp, i)).status).toBe(400);
+    expect(await attempt(browserIp, 3)).toMatchObject({ status: 429, body: { code: 'rate_limited' } });
+    // Another browser, and the server's own loopback address, are not limited by that one.
+    expect((await attempt('198.51.100.4', 4)).status).toBe(400);
+    expect(
+      (await overHttp(limited, '/api/login/', json({ email: 'x@example.com', password: 'wrong-1' }))).status,
+    ).toBe(400);
+  });
+
+  it('uses HTTP to API_URL when it is set', async () => {
+    expect(serverSideFetch(pointed.app, browserIp)).toBe(fetch);
+    // The token exists only on the remote API: a call that succeeds went there.
+    const { token, user } = await remote.signUp();
+    const viaPointed = await serverSideFetch(pointed.app, browserIp)(
+      `${remote.url}/api/me/`,
+      withToken(token),
+    ).then(answer);
+    expect(viaPointed).toMatchObject({ status: 200, body: { id: user.id } });
+    expect((await overHttp(pointed, '/api/me/', withToken(token))).status).toBe(401);
   });
 });

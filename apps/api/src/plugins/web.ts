@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequestListener } from '@react-router/node';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 
@@ -67,13 +67,18 @@ export default async function webPlugin(app: FastifyInstance) {
   };
   const secureCookies = app.config.publicUrl.startsWith('https:');
 
-  const loadContext = (buildId: string) => (request: Request) => ({
-    apiUrl: apiUrl(),
-    nonce: request.headers.get(NONCE_HEADER) ?? '',
-    buildId,
-    secureCookies,
-    clientIp: request.headers.get(CLIENT_IP_HEADER) ?? '',
-  });
+  const loadContext = (buildId: string) => (request: Request) => {
+    const clientIp = request.headers.get(CLIENT_IP_HEADER) ?? '';
+    return {
+      apiUrl: apiUrl(),
+      apiFetch: serverSideFetch(app, clientIp),
+      nonce: request.headers.get(NONCE_HEADER) ?? '',
+      buildId,
+      secureCookies,
+      clientIp,
+      publicUrl: app.config.publicUrl,
+    };
+  };
 
   if (dev) {
     const { createServer } = await import('vite');
@@ -149,6 +154,41 @@ export default async function webPlugin(app: FastifyInstance) {
 
   app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler });
   app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/', handler });
+}
+
+/**
+ * The fetch the web app's server-side code calls the API with (decision 003). With `API_URL` set the
+ * API lives elsewhere: plain HTTP. Otherwise the request goes through this very app's routes in
+ * process (`app.inject`): the same hooks, auth, validation, rate limits and error bodies as over
+ * HTTP, without a loopback socket per call. The browser's address is the request's remote address,
+ * so per-IP limits count the browser, as X-Forwarded-For does over HTTP.
+ */
+export function serverSideFetch(app: FastifyInstance, clientIp: string): typeof fetch {
+  if (app.config.apiUrl) return fetch;
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    // A FormData body becomes multipart bytes with its boundary in content-type, as fetch would send it.
+    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const res = await app.inject({
+      method: request.method as HTTPMethods,
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(request.headers),
+      ...(payload ? { payload } : {}),
+      remoteAddress: clientIp || '127.0.0.1',
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, String(v));
+    }
+    const empty = res.statusCode === 204 || res.statusCode === 304 || request.method === 'HEAD';
+    return new Response(empty ? null : res.rawPayload, {
+      status: res.statusCode,
+      statusText: res.statusMessage,
+      headers,
+    });
+  };
 }
 
 /** Gives the raw request/response to React Router (or Vite); Fastify stops managing the reply. */

@@ -20,6 +20,8 @@ const PATH_RE = /^[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}$/;
 
 export function createFileStore(dataDir: string): FileStore {
   const root = path.join(dataDir, 'files');
+  /** Directories known to exist: a request storing a hundred texts need not ask for each again. */
+  const made = new Set<string>();
   const absolute = (relativePath: string) => {
     // Only paths this store produced are accepted: nothing can escape the root.
     if (!PATH_RE.test(relativePath)) throw new Error(`Not a stored file path: ${relativePath}`);
@@ -36,7 +38,11 @@ export function createFileStore(dataDir: string): FileStore {
       } catch {
         // Not stored yet.
       }
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      const dir = path.dirname(target);
+      if (!made.has(dir)) {
+        await fs.mkdir(dir, { recursive: true });
+        made.add(dir);
+      }
       const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       await fs.writeFile(temp, data);
       await fs.rename(temp, target);

@@ -2,7 +2,7 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteItemChunks, indexItem } from './index-chunks.ts';
+import { deleteItemChunks, indexItem, indexReadyItems, prepareChunks } from './index-chunks.ts';
 import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
 
 let database: Database;
@@ -160,5 +160,47 @@ describe('indexItem', () => {
     expect(await stats()).toEqual(await actual());
     await deleteItemChunks(database, first);
     expect(await stats()).toEqual({ chunk_count: 0, token_total: 0 });
+  });
+});
+
+describe('indexReadyItems', () => {
+  it('indexes and readies, in one statement, only the items still held under the lease', async () => {
+    const { applicationId } = await insertApplication(database);
+    const ids = [];
+    for (const title of ['Glaciers', 'Reaped', 'Deleted', 'Plain'])
+      ids.push(await insertItem(database, applicationId, title));
+    await database.query(`UPDATE knowledge_items SET lease = 'batch' WHERE id = ANY($1)`, [ids]);
+    // Mid-batch, one item was reaped and claimed by another worker, one was deleted.
+    await database.query(`UPDATE knowledge_items SET lease = 'other' WHERE id = $1`, [ids[1]]);
+    await database.query('DELETE FROM knowledge_items WHERE id = $1', [ids[2]]);
+    const items = await Promise.all(
+      ids.map(async (itemId, i) => ({
+        itemId,
+        title: `Title ${i}`,
+        mimeType: 'text/markdown',
+        chunks: await prepareChunks(textDocument(`Title ${i}`, ENGLISH), null),
+      })),
+    );
+    const ready = await indexReadyItems(database, { applicationId, lease: 'batch', embedder: null, items });
+    expect(ready.sort()).toEqual([ids[0], ids[3]].sort());
+    const { rows } = await database.query<{
+      id: number;
+      status: string;
+      lease: string | null;
+      title: string;
+      chunk_count: number;
+      language: string | null;
+    }>(
+      'SELECT id, status, lease, title, chunk_count, language FROM knowledge_items WHERE id = ANY($1) ORDER BY id',
+      [ids],
+    );
+    expect(rows.map((r) => [r.status, r.lease, r.title, r.chunk_count, r.language])).toEqual([
+      ['ready', null, 'Title 0', 1, 'en'],
+      ['processing', 'other', 'Reaped', 0, null],
+      ['ready', null, 'Title 3', 1, 'en'],
+    ]);
+    expect((await chunkRows(ids[0]!)).length).toBe(1);
+    expect(await chunkRows(ids[1]!)).toEqual([]);
+    expect(await chunkRows(ids[2]!)).toEqual([]);
   });
 });

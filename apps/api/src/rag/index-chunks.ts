@@ -27,23 +27,37 @@ export async function indexItem(
   return indexItemWith(database, input, await resolveEmbedder(database, input.llmModels));
 }
 
-/** `indexItem` with the embedding model already resolved (null: lexical only). */
-export async function indexItemWith(
-  database: Database,
-  input: IndexItemInput,
+/** An item's chunks, ready to be written: language, text-search configuration and vectors decided. */
+export interface PreparedChunks {
+  chunkCount: number;
+  language?: string;
+  tsConfig: number;
+  rows: Array<{
+    ordinal: number;
+    content: string;
+    page: number | null;
+    heading: string | null;
+    start_offset: number;
+    end_offset: number;
+    embedding: string | null;
+  }>;
+}
+
+/** Chunks a document, detects its language and embeds the chunks (network calls, before any write). */
+export async function prepareChunks(
+  document: ParsedDocument,
   embedder: Embedder | null,
-): Promise<{ chunkCount: number; language?: string }> {
-  const chunks = chunkDocument(input.document);
-  const language = input.document.language ?? detectLanguage(documentText(input.document));
-  const tsConfig = textSearchConfigFor(language);
+  onProgress?: (fraction: number) => Promise<void>,
+): Promise<PreparedChunks> {
+  const chunks = chunkDocument(document);
+  const language = document.language ?? (await detectLanguage(documentText(document)));
   const vectors = embedder
     ? await embedInBatches(
         embedder,
         chunks.map((chunk) => (chunk.heading ? `${chunk.heading}\n\n${chunk.content}` : chunk.content)),
-        input.onProgress ? (fraction) => input.onProgress!(fraction * 0.9) : undefined,
+        onProgress,
       )
     : null;
-
   const rows = chunks.map((chunk, i) => ({
     ordinal: chunk.ordinal,
     content: chunk.content,
@@ -53,6 +67,22 @@ export async function indexItemWith(
     end_offset: chunk.endOffset,
     embedding: vectors ? JSON.stringify(vectors[i]) : null,
   }));
+  const prepared = { chunkCount: chunks.length, tsConfig: textSearchConfigFor(language), rows };
+  return language ? { ...prepared, language } : prepared;
+}
+
+/** `indexItem` with the embedding model already resolved (null: lexical only). */
+export async function indexItemWith(
+  database: Database,
+  input: IndexItemInput,
+  embedder: Embedder | null,
+): Promise<{ chunkCount: number; language?: string }> {
+  const prepared = await prepareChunks(
+    input.document,
+    embedder,
+    input.onProgress ? (fraction) => input.onProgress!(fraction * 0.9) : undefined,
+  );
+  const { tsConfig, language } = prepared;
 
   // One statement, so it is atomic without an explicit transaction, and costs one round trip
   // (PGlite pays per statement). Every write goes through `item`: if the item is gone or belongs
@@ -79,11 +109,7 @@ export async function indexItemWith(
        ) t
        RETURNING id, application_id, ordinal, ts_config, token_count, tsv
      ),
-     postings AS (
-       INSERT INTO knowledge_postings (application_id, ts_config, lexeme, chunk_id, tf, chunk_length)
-       SELECT a.application_id, a.ts_config, u.lexeme, a.id, cardinality(u.positions), a.token_count
-       FROM added a CROSS JOIN LATERAL unnest(a.tsv) u
-     ),
+     ${POSTINGS_CTE},
      vectors AS (
        INSERT INTO knowledge_chunk_vectors (chunk_id, application_id, model_id, dimensions, embedding)
        SELECT a.id, a.application_id, $7, $8, v.embedding::vector
@@ -95,7 +121,7 @@ export async function indexItemWith(
     [
       input.itemId,
       input.applicationId,
-      JSON.stringify(rows),
+      JSON.stringify(prepared.rows),
       language ?? null,
       tsConfig,
       TEXT_SEARCH_CONFIGS[tsConfig],
@@ -105,7 +131,104 @@ export async function indexItemWith(
   );
   if (!result[0]?.found) throw new AppError('not_found', 'The knowledge item no longer exists.');
   await input.onProgress?.(1);
-  return language ? { chunkCount: chunks.length, language } : { chunkCount: chunks.length };
+  return language ? { chunkCount: prepared.chunkCount, language } : { chunkCount: prepared.chunkCount };
+}
+
+/** The postings of the chunks a statement's `added` step inserted (one row per chunk and lexeme). */
+const POSTINGS_CTE = `postings AS (
+       INSERT INTO knowledge_postings (application_id, ts_config, lexeme, chunk_id, tf, chunk_length)
+       SELECT a.application_id, a.ts_config, u.lexeme, a.id, cardinality(u.positions), a.token_count
+       FROM added a CROSS JOIN LATERAL unnest(a.tsv) u
+     )`;
+
+/** One item of `indexReadyItems`: what the worker parsed and prepared for it. */
+export interface ReadyItemInput {
+  itemId: number;
+  /** The document's title (indexed with every chunk, and written to the item). */
+  title: string;
+  mimeType: string | null;
+  chunks: PreparedChunks;
+}
+
+/**
+ * Indexes several items of one application and marks them `ready`, all in one statement: each
+ * item is either fully indexed and ready or untouched (still `processing`, re-runnable), never
+ * half-indexed. Only items still held under `lease` are written. Resolves to the ids made ready.
+ * Small items cost one statement per batch instead of one index and one status write each.
+ */
+export async function indexReadyItems(
+  database: Database,
+  input: { applicationId: number; lease: string; embedder: Embedder | null; items: ReadyItemInput[] },
+): Promise<number[]> {
+  if (input.items.length === 0) return [];
+  const items = input.items.map((item) => ({
+    item_id: item.itemId,
+    title: item.title,
+    mime_type: item.mimeType,
+    language: item.chunks.language ?? null,
+    ts_config: item.chunks.tsConfig,
+    regconfig: TEXT_SEARCH_CONFIGS[item.chunks.tsConfig],
+    chunk_count: item.chunks.chunkCount,
+  }));
+  const chunks = input.items.flatMap((item) =>
+    item.chunks.rows.map((row) => ({ item_id: item.itemId, ...row })),
+  );
+  const { rows } = await database.query<{ id: number }>(
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
+         item_id int, title text, mime_type text, language text, ts_config smallint, regconfig text,
+         chunk_count int)
+     ),
+     item AS (
+       SELECT k.id, k.application_id, i.title, i.mime_type, i.language, i.ts_config,
+              i.regconfig::regconfig AS regconfig, i.chunk_count
+       FROM knowledge_items k JOIN input i ON i.item_id = k.id
+       WHERE k.application_id = $2 AND k.lease = $3
+       FOR UPDATE OF k
+     ),
+     removed AS (DELETE FROM knowledge_chunks WHERE item_id IN (SELECT id FROM item)),
+     added AS (
+       INSERT INTO knowledge_chunks
+         (item_id, application_id, ordinal, content, page, heading, start_offset, end_offset,
+          language, ts_config, token_count, tsv)
+       SELECT item.id, item.application_id, x.ordinal, x.content, x.page, x.heading,
+              x.start_offset, x.end_offset, item.language, item.ts_config,
+              (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(t.tsv) u), t.tsv
+       FROM jsonb_to_recordset($4::jsonb) AS x(
+         item_id int, ordinal int, content text, page int, heading text, start_offset int, end_offset int)
+       JOIN item ON item.id = x.item_id
+       CROSS JOIN LATERAL (
+         SELECT to_tsvector(item.regconfig, concat_ws(' ', item.title, x.heading, x.content)) AS tsv
+       ) t
+       RETURNING id, item_id, application_id, ordinal, ts_config, token_count, tsv
+     ),
+     ${POSTINGS_CTE},
+     vectors AS (
+       INSERT INTO knowledge_chunk_vectors (chunk_id, application_id, model_id, dimensions, embedding)
+       SELECT a.id, a.application_id, $5, $6, v.embedding::vector
+       FROM added a JOIN jsonb_to_recordset($4::jsonb) AS v(item_id int, ordinal int, embedding text)
+         ON v.item_id = a.item_id AND v.ordinal = a.ordinal
+       WHERE v.embedding IS NOT NULL
+     ),
+     ready AS (
+       UPDATE knowledge_items k
+       SET status = 'ready', progress = 100, error = NULL, lease = NULL, title = item.title,
+           mime_type = coalesce(item.mime_type, k.mime_type), chunk_count = item.chunk_count,
+           language = item.language, indexed_at = now(), heartbeat_at = now(), updated_at = now()
+       FROM item WHERE k.id = item.id
+       RETURNING k.id
+     )
+     SELECT id FROM ready`,
+    [
+      JSON.stringify(items),
+      input.applicationId,
+      input.lease,
+      JSON.stringify(chunks),
+      input.embedder?.id ?? null,
+      input.embedder?.dimensions ?? null,
+    ],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** Removes everything indexed for an item (its chunks; postings and vectors cascade). */

@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database, Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
 import { addCrawledPages, sameSiteLinks } from './crawl-links.ts';
+import { resolveEmbedder } from './embed.ts';
 import { FetchError, fetchUrl } from './fetch-url.ts';
 import type { FileStore } from './file-store.ts';
-import { deleteItemChunks, indexItem } from './index-chunks.ts';
+import {
+  deleteItemChunks,
+  indexItem,
+  indexReadyItems,
+  prepareChunks,
+  type ReadyItemInput,
+} from './index-chunks.ts';
 import { parseDocument } from './parse/parse-document.ts';
 import { ParseError } from './parse/parse-error.ts';
 
@@ -21,16 +28,21 @@ export const HEARTBEAT_MS = 5_000;
 export const STALL_AFTER_SECONDS = 45;
 
 type ItemRow = typeof knowledgeItems.$inferSelect;
+type ItemOwner = { ownerId: number; applicationUuid: string };
 
 export interface IngestDeps {
   database: Database;
   files: FileStore;
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
   /** Publishes the row as a `kb_updates` event to the application's owner. */
-  publish(owner: { ownerId: number; applicationUuid: string }, row: ItemRow): Promise<void>;
+  publish(owner: ItemOwner, row: ItemRow): Promise<void>;
+  /** The item's ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
+  ended(owner: ItemOwner, row: ItemRow): Promise<unknown>;
   /** Queues (again) the ingestion of items; with `tx`, inside that transaction. */
   enqueue(itemIds: number[], options?: { startAfterSeconds?: number; tx?: Db }): Promise<void>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Resolves when a worker may run its next statement (requests adding knowledge go first). */
+  waitForRequests(): Promise<void>;
 }
 
 /** The job's payload: only the id; everything else is read fresh from the row. */
@@ -51,6 +63,7 @@ export interface IngestJob {
 export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void> {
   const { db } = deps.database;
   const lease = randomUUID();
+  await deps.waitForRequests();
   const [claimed] = await db
     .update(knowledgeItems)
     .set({
@@ -90,16 +103,10 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
 
   /** Writes (with anything pending) under our lease and publishes; false when the lease is gone (deleted, reaped, re-synced). */
   async function update(values: Values): Promise<boolean> {
-    const [row] = await db
-      .update(knowledgeItems)
-      .set({ ...pending, ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
-      .where(mine)
-      .returning();
+    const written = await writeUnderLease(deps, owner, { itemId, lease }, { ...pending, ...values });
     pending = {};
     lastWrite = Date.now();
-    if (!row) return false;
-    await deps.publish(owner, row);
-    return true;
+    return written;
   }
 
   /** Progress: written at most every 300 ms unless `now` (a value later steps read from the row). */
@@ -129,6 +136,7 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
     )
       return;
 
+    await deps.waitForRequests();
     const result = await indexItem(deps.database, {
       applicationId: claimed.applicationId,
       itemId,
@@ -158,13 +166,177 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
   }
 }
 
-/** Adds a crawled page's same-site links as items; a failure here never fails the page itself. */
-async function crawl(
+/**
+ * Items whose original is at most this size are ingested together (`ingestItems`): parsing and
+ * chunking them takes milliseconds, so per-item statements and progress events would cost more
+ * than the work. Larger files and URLs keep their own run, with progress.
+ */
+export const BATCHED_ITEM_BYTES = 64 * 1024;
+
+/**
+ * Ingests a batch of jobs' items. The small ones (`BATCHED_ITEM_BYTES`, not URLs) are claimed in
+ * one statement under one lease, parsed one by one, and indexed and made `ready` per application
+ * in one statement (`indexReadyItems`): the same guarantees as `ingestItem` (claimed only while
+ * `queued`; written only under the lease; all of an item's index or none; a crash leaves them
+ * `processing` for the reaper to queue again) in four statements per batch instead of four per
+ * item. An item whose parsing fails fails alone; if the batch statement fails, each item is
+ * indexed on its own so that one bad item cannot take the others down. The rest go through
+ * `ingestItem` one by one.
+ */
+export async function ingestItems(deps: IngestDeps, itemIds: number[]): Promise<void> {
+  const batched = await ingestSmallItems(deps, itemIds);
+  for (const itemId of itemIds) if (!batched.has(itemId)) await ingestItem(deps, itemId);
+}
+
+async function ingestSmallItems(deps: IngestDeps, itemIds: number[]): Promise<Set<number>> {
+  const { db } = deps.database;
+  const lease = randomUUID();
+  await deps.waitForRequests();
+  const claimed = await db
+    .update(knowledgeItems)
+    .set({
+      status: 'processing',
+      progress: 0,
+      error: null,
+      lease,
+      heartbeatAt: sql`now()`,
+      attempts: sql`${knowledgeItems.attempts} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        inArray(knowledgeItems.id, itemIds),
+        eq(knowledgeItems.status, 'queued'),
+        ne(knowledgeItems.type, 'url'),
+        lte(knowledgeItems.sizeBytes, BATCHED_ITEM_BYTES),
+      ),
+    )
+    .returning();
+  if (claimed.length === 0) return new Set();
+  const ids = claimed.map((row) => row.id);
+  const heartbeat = setInterval(() => {
+    db.update(knowledgeItems)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(inArray(knowledgeItems.id, ids), eq(knowledgeItems.lease, lease)))
+      .catch((err: unknown) => deps.log.warn({ err, itemIds: ids }, 'knowledge heartbeat failed'));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    const apps = await db
+      .select({
+        id: applications.id,
+        uuid: applications.uuid,
+        ownerId: applications.ownerId,
+        llmModels: applications.llmModels,
+      })
+      .from(applications)
+      .where(inArray(applications.id, [...new Set(claimed.map((row) => row.applicationId))]));
+    for (const app of apps) {
+      const owner = { ownerId: app.ownerId, applicationUuid: app.uuid };
+      const rows = claimed.filter((row) => row.applicationId === app.id);
+      for (const row of rows) await deps.publish(owner, row);
+      await ingestClaimed(deps, {
+        owner,
+        applicationId: app.id,
+        llmModels: app.llmModels as TLlmModel[],
+        lease,
+        rows,
+      });
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+  return new Set(ids);
+}
+
+/** Parses, indexes and readies one application's claimed small items (see `ingestItems`). */
+async function ingestClaimed(
   deps: IngestDeps,
-  owner: { ownerId: number; applicationUuid: string },
-  item: ItemRow,
-  links: string[],
+  batch: { owner: ItemOwner; applicationId: number; llmModels: TLlmModel[]; lease: string; rows: ItemRow[] },
 ): Promise<void> {
+  const { owner, lease } = batch;
+  const fail = (row: ItemRow, error: unknown) =>
+    handleFailure(deps, {
+      itemId: row.id,
+      lease,
+      attempts: row.attempts,
+      error,
+      update: (values) => writeUnderLease(deps, owner, { itemId: row.id, lease }, values),
+    });
+  let embedder: Awaited<ReturnType<typeof resolveEmbedder>>;
+  try {
+    embedder = await resolveEmbedder(deps.database, batch.llmModels);
+  } catch (error) {
+    for (const row of batch.rows) await fail(row, error);
+    return;
+  }
+  const prepared: Array<ReadyItemInput & { row: ItemRow }> = [];
+  for (const row of batch.rows) {
+    try {
+      const source = await loadSource(deps, row);
+      const parsed = await parseDocument({
+        data: source.data,
+        filename: source.filename,
+        mimeType: source.mimeType,
+        title: source.userTitle,
+      });
+      const chunks = await prepareChunks(parsed.document, embedder);
+      prepared.push({ row, itemId: row.id, title: parsed.document.title, mimeType: parsed.mimeType, chunks });
+    } catch (error) {
+      await fail(row, error);
+    }
+  }
+  const index = async (items: typeof prepared) => {
+    await deps.waitForRequests();
+    return indexReadyItems(deps.database, { applicationId: batch.applicationId, lease, embedder, items });
+  };
+  let readyIds: number[] = [];
+  try {
+    readyIds = await index(prepared);
+  } catch (error) {
+    deps.log.warn(
+      { err: error, itemIds: prepared.map((p) => p.itemId) },
+      'batch indexing failed; indexing the items one by one',
+    );
+    for (const item of prepared) {
+      try {
+        readyIds.push(...(await index([item])));
+      } catch (itemError) {
+        await fail(item.row, itemError);
+      }
+    }
+  }
+  if (readyIds.length === 0) return;
+  const ready = await deps.database.db
+    .select()
+    .from(knowledgeItems)
+    .where(inArray(knowledgeItems.id, readyIds));
+  for (const row of ready) {
+    await deps.publish(owner, row);
+    await deps.ended(owner, row);
+  }
+}
+
+/** Writes to the item under our lease and publishes it; false when the lease is gone (deleted, reaped, re-synced). */
+async function writeUnderLease(
+  deps: IngestDeps,
+  owner: ItemOwner,
+  claim: { itemId: number; lease: string },
+  values: Partial<typeof knowledgeItems.$inferInsert>,
+): Promise<boolean> {
+  const [row] = await deps.database.db
+    .update(knowledgeItems)
+    .set({ ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(knowledgeItems.id, claim.itemId), eq(knowledgeItems.lease, claim.lease)))
+    .returning();
+  if (!row) return false;
+  await deps.publish(owner, row);
+  if (values.status === 'ready' || values.status === 'failed') await deps.ended(owner, row);
+  return true;
+}
+
+/** Adds a crawled page's same-site links as items; a failure here never fails the page itself. */
+async function crawl(deps: IngestDeps, owner: ItemOwner, item: ItemRow, links: string[]): Promise<void> {
   try {
     const added = await deps.database.db.transaction(async (tx) => {
       const rows = await addCrawledPages(tx, item, links);
@@ -316,7 +488,10 @@ export async function recoverStalledItems(
       .select({ uuid: applications.uuid, ownerId: applications.ownerId })
       .from(applications)
       .where(eq(applications.id, row.applicationId));
-    if (app) await deps.publish({ ownerId: app.ownerId, applicationUuid: app.uuid }, row);
+    if (!app) continue;
+    const owner = { ownerId: app.ownerId, applicationUuid: app.uuid };
+    await deps.publish(owner, row);
+    if (row.status === 'failed') await deps.ended(owner, row);
   }
   if (waiting.length) await deps.enqueue(waiting.map((row) => row.id));
   return rows.length + waiting.length;

@@ -1,5 +1,3 @@
-import { detectAll } from 'tinyld';
-
 /**
  * PostgreSQL text-search configurations that exist on both engines we run on (PostgreSQL 15 and
  * PGlite's 17, which adds `estonian`). A chunk stores the index of its configuration (smallint),
@@ -93,13 +91,25 @@ const MIN_MARGIN = 2;
 const CANDIDATES = Object.keys(CONFIG_BY_LANGUAGE);
 
 /**
+ * tinyld (~47 MB resident, ~90 ms to load) is needed only while indexing: a server that has not
+ * indexed since it started does not hold it. Imported once (an `import()` per item is not free
+ * under a module loader).
+ */
+let tinyld: Promise<typeof import('tinyld')> | undefined;
+const loadTinyld = () => {
+  tinyld ??= import('tinyld');
+  return tinyld;
+};
+
+/**
  * The ISO 639-1 code of a document's language, or undefined when the text is too short or the
  * detector is unsure. Used for whole items, not for queries: short queries are misdetected too
  * often, so retrieval tokenizes a query in every configuration the application uses instead.
  */
-export function detectLanguage(text: string): string | undefined {
+export async function detectLanguage(text: string): Promise<string | undefined> {
   const sample = text.slice(0, SAMPLE_CHARS);
   if ((sample.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return undefined;
+  const { detectAll } = await loadTinyld();
   const [best, second] = detectAll(sample, { only: CANDIDATES });
   if (!best?.lang) return undefined;
   if (second && best.accuracy < MIN_MARGIN * second.accuracy) return undefined;

@@ -1,4 +1,5 @@
 import dns from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Why an address may not be fetched, in words a person understands. */
@@ -101,4 +102,12 @@ export async function resolvePublicAddress(
   for (const answer of answers) assertPublicAddress(answer.address, policy, bare);
   const first = answers[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+/** A socket `lookup` that answers every name with the checked address (no second DNS answer). */
+export function pinnedLookup(checked: CheckedAddress): LookupFunction {
+  return (_hostname, opts, callback) => {
+    if (opts.all) callback(null, [{ address: checked.address, family: checked.family }]);
+    else callback(null, checked.address, checked.family);
+  };
 }

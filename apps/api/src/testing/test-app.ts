@@ -78,12 +78,16 @@ export async function startTestApp(
     secretKey: randomBytes(32).toString('base64url'),
     role: 'all',
     logLevel: 'silent',
+    logFormat: 'json',
     trustProxy: false,
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
     apiUrl: undefined,
     webBuildDir: undefined,
     webDev: false,
+    // Nothing in a test reaches the real services: a test that talks to them starts a local fake.
+    slackApiUrl: 'http://127.0.0.1:9',
+    telegramApiUrl: 'http://127.0.0.1:9',
     ...overrides,
   };
   const app = await buildApp({

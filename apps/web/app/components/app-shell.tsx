@@ -1,6 +1,7 @@
 import { MenuIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
+import { NotificationBell } from '../features/notifications/notification-bell';
 import type { Application, ChatroomList, User } from '../lib/types';
 import { AppSidebar } from './app-sidebar';
 import { Brand } from './brand';
@@ -12,6 +13,8 @@ interface AppShellProps {
   applications: Application[];
   selected: Application | null;
   chatrooms: ChatroomList;
+  /** Waiting visitors plus unanswered questions of the selected application (null: unknown). */
+  attentionCount?: number | null;
   children: ReactNode;
 }
 
@@ -58,6 +61,7 @@ export function AppShell({ children, ...nav }: AppShellProps) {
           {nav.selected ? (
             <span className="ml-auto truncate text-sm text-muted-foreground">{nav.selected.name}</span>
           ) : null}
+          <NotificationBell where="header" className={nav.selected ? 'shrink-0' : 'ml-auto'} />
         </header>
         <main id="main" className="flex-1 px-4 py-6 sm:px-8 sm:py-8">
           {children}

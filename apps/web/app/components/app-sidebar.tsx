@@ -1,3 +1,4 @@
+import type { TChatroom, TChatroomSource } from '@cairn/contracts/chat';
 import {
   BellIcon,
   BookOpenIcon,
@@ -5,6 +6,8 @@ import {
   CheckIcon,
   ChevronsUpDownIcon,
   CpuIcon,
+  GlobeIcon,
+  InboxIcon,
   KeyRoundIcon,
   LayoutDashboardIcon,
   LogOutIcon,
@@ -17,7 +20,9 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useFetcher, useLocation } from 'react-router';
 import { ChatroomActions } from '../features/chat/chatroom-actions';
-import type { Application, ChatroomList, User } from '../lib/types';
+import { useLiveChatrooms } from '../features/chat/use-live-chatrooms';
+import { NotificationBell } from '../features/notifications/notification-bell';
+import type { Application, ChatroomList, ChatroomSummary, User } from '../lib/types';
 import { cn, NEW_CHAT_ID } from '../lib/utils';
 import { Brand } from './brand';
 import { CreateApplicationDialog } from './create-application-dialog';
@@ -39,6 +44,8 @@ interface SidebarProps {
   applications: Application[];
   selected: Application | null;
   chatrooms: ChatroomList;
+  /** Waiting visitors plus unanswered questions of the selected application (null: unknown). */
+  attentionCount?: number | null;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -47,16 +54,19 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
     isActive && 'bg-sidebar-accent font-medium text-sidebar-accent-foreground',
   );
 
+/** A list entry as the API sends it: widget chatrooms also say who handles them. */
+type SidebarChatroom = ChatroomSummary & Partial<Pick<TChatroom, 'handled_by' | 'waiting_since'>>;
+
 function SectionTitle({ id, children }: { id: string; children: React.ReactNode }) {
   return (
-    <h2 id={id} className="px-2 pb-1 text-xs font-medium text-muted-foreground">
+    <h2 id={id} className="flex items-center gap-2 px-2 pb-1 text-xs font-medium text-muted-foreground">
       {children}
     </h2>
   );
 }
 
 /** Sidebar content, shared by the desktop column and the phone drawer. */
-export function AppSidebar({ user, applications, selected, chatrooms }: SidebarProps) {
+export function AppSidebar({ user, applications, selected, chatrooms, attentionCount }: SidebarProps) {
   const [createOpen, setCreateOpen] = useState(false);
   const switcherRef = useRef<HTMLButtonElement>(null);
   const location = useLocation();
@@ -64,10 +74,13 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per navigation
   useEffect(() => setCreateOpen(false), [location.key]);
   const base = selected ? `/applications/${selected.uuid}` : null;
+  const rooms: SidebarChatroom[] = useLiveChatrooms(selected?.uuid, chatrooms.chatrooms);
+  const waiting = rooms.filter((room) => room.waiting_since).length;
   return (
     <div className="flex h-full min-h-0 flex-col">
       <div className="flex h-14 items-center px-4">
         <Brand />
+        <NotificationBell where="sidebar" className="ml-auto" />
       </div>
       <div className="px-3 pb-2">
         <ApplicationSwitcher
@@ -86,6 +99,16 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
               <LayoutDashboardIcon aria-hidden="true" />
               Overview
             </NavLink>
+            <NavLink to={`${base}/attention`} className={linkClass}>
+              <InboxIcon aria-hidden="true" />
+              <span className="flex-1">Needs attention</span>
+              {attentionCount ? (
+                <span className="inline-flex min-w-5 items-center justify-center rounded-full bg-amber-500/15 px-1.5 text-xs leading-5 font-medium text-amber-800 tabular-nums dark:text-amber-300">
+                  {attentionCount}
+                  <span className="sr-only"> {attentionCount === 1 ? 'item' : 'items'}</span>
+                </span>
+              ) : null}
+            </NavLink>
             <NavLink to={`${base}/knowledge-base`} className={linkClass}>
               <BookOpenIcon aria-hidden="true" />
               Knowledge base
@@ -98,7 +121,15 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
         ) : null}
         {base ? (
           <section aria-labelledby="nav-chats" className="grid gap-0.5">
-            <SectionTitle id="nav-chats">Chats</SectionTitle>
+            <SectionTitle id="nav-chats">
+              Chats
+              {waiting > 0 ? (
+                <span className="inline-flex items-center gap-1 rounded-full bg-amber-500/15 px-1.5 text-[0.625rem] leading-4 font-medium text-amber-800 dark:text-amber-300">
+                  <span className="size-1.5 rounded-full bg-amber-500" aria-hidden="true" />
+                  {waiting} waiting<span className="sr-only"> for a person</span>
+                </span>
+              ) : null}
+            </SectionTitle>
             <NavLink to={`${base}/messages/${NEW_CHAT_ID}`} className={linkClass}>
               <SquarePenIcon aria-hidden="true" />
               New chat
@@ -107,15 +138,20 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
               <p role="alert" className="px-2 py-1.5 text-sm text-destructive">
                 {chatrooms.error}
               </p>
-            ) : chatrooms.chatrooms.length === 0 ? (
+            ) : rooms.length === 0 ? (
               <p className="px-2 py-1.5 text-sm text-muted-foreground">No chats yet.</p>
             ) : (
               <ul className="grid min-w-0 gap-0.5" aria-label="Chatrooms">
-                {chatrooms.chatrooms.map((room) => (
+                {rooms.map((room) => (
                   <li key={room.uuid} className="group relative min-w-0">
                     <NavLink to={`${base}/messages/${room.uuid}`} className={(s) => cn(linkClass(s), 'pr-9')}>
-                      <MessageSquareIcon aria-hidden="true" />
-                      <span className="min-w-0 truncate">{room.name}</span>
+                      {room.source === 'widget' ? (
+                        <GlobeIcon aria-hidden="true" />
+                      ) : (
+                        <MessageSquareIcon aria-hidden="true" />
+                      )}
+                      <span className="min-w-0 flex-1 truncate">{room.name}</span>
+                      {room.waiting_since ? <WaitingBadge /> : <ChatroomSourceMarker source={room.source} />}
                     </NavLink>
                     {selected ? <ChatroomActions appId={selected.uuid} chatroom={room} /> : null}
                   </li>
@@ -144,6 +180,35 @@ export function AppSidebar({ user, applications, selected, chatrooms }: SidebarP
         <UserMenu user={user} />
       </div>
     </div>
+  );
+}
+
+const SOURCE_LABELS: Record<Exclude<TChatroomSource, 'web'>, string> = {
+  api: 'API',
+  widget: 'Widget',
+  slack: 'Slack',
+  telegram: 'Telegram',
+};
+
+/** Where a conversation came from, for the ones not started in this web app; the words are the label. */
+function ChatroomSourceMarker({ source }: { source: TChatroomSource }) {
+  if (source === 'web') return null;
+  return (
+    <span className="shrink-0 rounded border border-sidebar-border px-1 text-[0.625rem] leading-4 font-medium text-muted-foreground">
+      <span className="sr-only">, via </span>
+      {SOURCE_LABELS[source]}
+    </span>
+  );
+}
+
+/** A visitor asked for a person and nobody has answered yet: amber, in words as well as colour. */
+function WaitingBadge() {
+  return (
+    <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-amber-500/15 px-1.5 text-[0.625rem] leading-4 font-medium text-amber-800 dark:text-amber-300">
+      <span className="size-1.5 rounded-full bg-amber-500" aria-hidden="true" />
+      <span className="sr-only">, via Widget, </span>
+      Waiting<span className="sr-only"> for a person</span>
+    </span>
   );
 }
 

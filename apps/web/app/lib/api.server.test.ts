@@ -111,4 +111,22 @@ describe('request helper', () => {
     expect(error.status).toBeUndefined();
     expect(error.message.length).toBeGreaterThan(0);
   });
+
+  it('calls the API through the given fetch (the in-process path), with the same token and errors', async () => {
+    const seen: Request[] = [];
+    const inProcess: typeof fetch = async (input, init) => {
+      seen.push(new Request(input, init));
+      return Response.json({ detail: 'Not found.', code: 'not_found' }, { status: 404 });
+    };
+    const api = createApiClient({ baseURL, token: 'abc123', fetch: inProcess });
+    await expect(api.get('/api/applications/x/')).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+      message: 'Not found.',
+    });
+    expect(seen.map((r) => [r.method, new URL(r.url).pathname, r.headers.get('authorization')])).toEqual([
+      ['GET', '/api/applications/x/', 'Token abc123'],
+    ]);
+    expect(requests).toHaveLength(0);
+  });
 });

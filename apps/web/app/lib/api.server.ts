@@ -1,10 +1,11 @@
-import { type FetchOptions, ofetch } from 'ofetch';
+import { createFetch, type FetchOptions } from 'ofetch';
 import type { AppLoadContext } from 'react-router';
 import { ApiError, MESSAGE_TOKEN_MISSING, normalizeError } from './api-error';
 import { readAuthToken } from './session.server';
 
 /**
- * The request helper (specification §7): the web app reaches data only through the API over HTTP.
+ * The request helper (specification §7): the web app reaches data only through the API's routes (over
+ * HTTP, or in process when the API runs in the same process: the load context's `apiFetch`).
  * Authenticated calls send `Authorization: Token <token>`; without a token they fail locally with
  * 'Authentication token missing'. Failures are normalised into ApiError (see api-error.ts).
  */
@@ -37,12 +38,15 @@ export function createApiClient({
   baseURL,
   token,
   forwardedFor,
+  fetch = globalThis.fetch,
 }: {
   baseURL: string;
   token: string | null;
   /** The browser's address: SSR calls come from loopback, the API's per-IP limits need the real one. */
   forwardedFor?: string;
+  fetch?: typeof globalThis.fetch;
 }): ApiClient {
+  const ofetch = createFetch({ fetch });
   const request = async <T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
@@ -86,5 +90,6 @@ export function apiFor({ request, context }: { request: Request; context: AppLoa
     baseURL: context.apiUrl,
     token: readAuthToken(request),
     forwardedFor: context.clientIp,
+    fetch: context.apiFetch,
   });
 }

@@ -5,6 +5,11 @@
 export interface WebLoadContext {
   /** Base URL of the API, e.g. `http://127.0.0.1:3000` (env `API_URL`, default: this process). */
   apiUrl: string;
+  /**
+   * How server-side code reaches the API: over HTTP when `API_URL` names another host, otherwise
+   * through this process's own API routes in process (decision 003).
+   */
+  apiFetch: typeof fetch;
   /** Per-request CSP nonce for inline scripts. */
   nonce: string;
   /** Identifies the running web build; the client reloads when it changes. */
@@ -13,6 +18,8 @@ export interface WebLoadContext {
   secureCookies: boolean;
   /** The browser's address, forwarded to the API as X-Forwarded-For (its per-IP rate limits). */
   clientIp: string;
+  /** `PUBLIC_URL`: where people (and API clients) reach Cairn, shown in copy-ready examples. */
+  publicUrl: string;
 }
 
 declare module 'react-router' {

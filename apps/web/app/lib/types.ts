@@ -1,5 +1,6 @@
 import type { TUser } from '@cairn/contracts/accounts';
 import type { TApplication } from '@cairn/contracts/applications';
+import type { TChatroomSource } from '@cairn/contracts/chat';
 
 /** The API's answers as the web app uses them. */
 export type User = TUser;
@@ -9,6 +10,7 @@ export type Application = TApplication;
 export interface ChatroomSummary {
   uuid: string;
   name: string;
+  source: TChatroomSource;
   created_at?: string;
   last_message_at?: string | null;
 }

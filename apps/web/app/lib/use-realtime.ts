@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 
-export type RealtimeEventName = 'message' | 'kb_updates';
+export type RealtimeEventName = 'message' | 'kb_updates' | 'notification';
 
 interface Handlers<T> {
   onEvent: (data: T) => void;

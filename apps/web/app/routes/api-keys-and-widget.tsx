@@ -1,21 +1,148 @@
-import { KeyRoundIcon } from 'lucide-react';
+import { API_KEYS_MAX } from '@cairn/contracts/api-keys';
+import { AlertCircleIcon, KeyRoundIcon } from 'lucide-react';
+import { useRef } from 'react';
+import { useRevalidator } from 'react-router';
 import { PageHeader } from '../components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
+import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
+import { Separator } from '../components/ui/separator';
+import { ApiKeyRow } from '../features/api-keys/api-key-row';
+import { apiKeysAction, loadApiKeys, publicApiBaseUrl } from '../features/api-keys/api-keys.server';
+import { ApiUsage } from '../features/api-keys/api-usage';
+import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
+import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widget.server';
+import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
+import { apiFor } from '../lib/api.server';
 import type { Route } from './+types/api-keys-and-widget';
 import { useNavigationData } from './default-layout';
 
 export const meta: Route.MetaFunction = () => [{ title: 'API keys & widget · Cairn' }];
 
-export default function ApiKeysAndWidget() {
+export async function loader(args: Route.LoaderArgs) {
+  const api = apiFor(args);
+  const { appId } = args.params;
+  const [keys, widget] = await Promise.all([loadApiKeys(api, appId), loadWidgetSettings(api, appId)]);
+  const origin = new URL(args.context.publicUrl).origin;
+  return {
+    ...keys,
+    widget: widget.widget,
+    widgetError: widget.error,
+    baseUrl: publicApiBaseUrl(args.context.publicUrl),
+    // The real widget in preview mode; the embed page answers it to the signed-in owner, framed by this app only.
+    previewSrc: `/embed/v1/${appId}?${new URLSearchParams({ origin, preview: '1' })}`,
+  };
+}
+
+/** Create a key (shown once, in the answer) or delete one (form posts); save the widget settings (JSON). */
+export async function action(args: Route.ActionArgs) {
+  const api = apiFor(args);
+  if (args.request.headers.get('content-type')?.includes('application/json')) {
+    const body: unknown = await args.request.json().catch(() => null);
+    return saveWidgetSettings(api, args.params.appId, body);
+  }
+  return apiKeysAction(api, args.params.appId, await args.request.formData());
+}
+
+/**
+ * Publishing an application (issue 9 §3–§4, issue 10): keys for the OpenAI-compatible API with
+ * copy-ready examples, and the website widget's settings with a live preview.
+ */
+export default function ApiKeysAndWidget({ loaderData, params }: Route.ComponentProps) {
+  const { keys, error, baseUrl, widget, widgetError, previewSrc } = loaderData;
   const { selected } = useNavigationData();
+  const revalidator = useRevalidator();
+  const listTitle = useRef<HTMLHeadingElement>(null);
+  const atLimit = (keys?.length ?? 0) >= API_KEYS_MAX;
+
   return (
     <div className="mx-auto max-w-4xl">
       <PageHeader title="API keys & widget" description={selected?.name} />
-      <EmptyState
-        icon={<KeyRoundIcon />}
-        title="No API keys yet"
-        description="API keys and the embeddable widget are not available yet. They will be managed here."
-      />
+      <div className="grid gap-10">
+        <section aria-labelledby="api-keys-title" className="grid gap-4">
+          <div className="flex flex-wrap items-end justify-between gap-3">
+            <div className="grid gap-1">
+              <h2
+                id="api-keys-title"
+                ref={listTitle}
+                tabIndex={-1}
+                className="font-semibold text-lg outline-none"
+              >
+                API keys
+              </h2>
+              <p className="text-muted-foreground text-sm">
+                Let your own code ask this application questions through the OpenAI-compatible API.
+              </p>
+            </div>
+            <CreateApiKeyDialog disabled={atLimit} />
+          </div>
+          {keys === null ? (
+            <Alert variant="destructive">
+              <AlertCircleIcon aria-hidden="true" />
+              <AlertTitle>{error}</AlertTitle>
+              <AlertDescription>
+                <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
+                  Try again
+                </Button>
+              </AlertDescription>
+            </Alert>
+          ) : keys.length === 0 ? (
+            <EmptyState
+              icon={<KeyRoundIcon />}
+              title="No API keys yet"
+              description="Create a key to call this application from your code, with the examples below."
+            />
+          ) : (
+            <ul className="divide-y rounded-xl border" aria-label="API keys">
+              {keys.map((key) => (
+                <ApiKeyRow key={key.uuid} apiKey={key} focusAfterDelete={listTitle} />
+              ))}
+            </ul>
+          )}
+          {atLimit ? (
+            <p className="text-muted-foreground text-sm">
+              An application has at most {API_KEYS_MAX} keys. Delete one to create another.
+            </p>
+          ) : null}
+        </section>
+        <section aria-labelledby="api-usage-title" className="grid gap-4">
+          <div className="grid gap-1">
+            <h2 id="api-usage-title" className="font-semibold text-lg">
+              Use the API
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              Any OpenAI-compatible client works: point it at the base URL, send a key as the bearer token and
+              the application ID as the model.
+            </p>
+          </div>
+          <ApiUsage baseUrl={baseUrl} model={params.appId} />
+        </section>
+        <Separator />
+        <section aria-labelledby="widget-title" className="grid gap-4">
+          <div className="grid gap-1">
+            <h2 id="widget-title" className="font-semibold text-lg">
+              Website widget
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              A chat button for your website that answers visitors from this application’s knowledge, and lets
+              them reach you.
+            </p>
+          </div>
+          {widget ? (
+            <WidgetSettingsForm key={params.appId} widget={widget} previewSrc={previewSrc} />
+          ) : (
+            <Alert variant="destructive">
+              <AlertCircleIcon aria-hidden="true" />
+              <AlertTitle>{widgetError}</AlertTitle>
+              <AlertDescription>
+                <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
+                  Try again
+                </Button>
+              </AlertDescription>
+            </Alert>
+          )}
+        </section>
+      </div>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import {
   type TChatroomMessages,
   type TSource,
 } from '@cairn/contracts/chat';
-import { AlertCircleIcon, MessageSquareIcon } from 'lucide-react';
+import { AlertCircleIcon, ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, useNavigation, useParams, useRevalidator } from 'react-router';
 import { PageHeader } from '../components/page-header';
@@ -13,8 +13,10 @@ import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
 import { Skeleton } from '../components/ui/skeleton';
+import type { ChatroomState } from '../features/chat/chat-state';
 import { CitationDialog } from '../features/chat/citation-dialog';
 import { Composer } from '../features/chat/composer';
+import { HandlingBar } from '../features/chat/handling-bar';
 import { MessageItem } from '../features/chat/message-item';
 import { useChat } from '../features/chat/use-chat';
 import { apiFor } from '../lib/api.server';
@@ -54,16 +56,19 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [citing, setCiting] = useState<TSource | null>(null);
+  // The list carries the chatroom's source and who handles it (the messages answer does not).
+  const listed = chatrooms.chatrooms.find((c) => c.uuid === chatroomId);
   const chat = useChat({
     appId,
     chatroomId,
     initial: loaderData.chatroom?.messages ?? EMPTY,
     senderIdentifier: senderIdentifierOf(user.id),
+    room: roomStateOf(listed),
+    senderName: user.name.trim() || user.username,
   });
-  const name =
-    chatrooms.chatrooms.find((c) => c.uuid === chatroomId)?.name ??
-    loaderData.chatroom?.name ??
-    NEW_CHAT_NAME;
+  const room = chat.room;
+  const widgetRoom = room?.source === 'widget' ? room : null;
+  const name = listed?.name ?? loaderData.chatroom?.name ?? NEW_CHAT_NAME;
   const loadingOther =
     navigation.state === 'loading' &&
     navigation.location.pathname !== `/applications/${appId}/messages/${chatroomId}` &&
@@ -83,7 +88,10 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="mx-auto flex min-h-[calc(100dvh-6.5rem)] max-w-3xl flex-col md:min-h-[calc(100dvh-4rem)]">
-      <PageHeader title={name} description={selected?.name} />
+      <PageHeader
+        title={name}
+        description={widgetRoom ? <VisitorOrigin startedOn={widgetRoom.started_on} /> : selected?.name}
+      />
       <div className="flex-1 pb-4">
         {loaderData.error ? (
           <Alert variant="destructive">
@@ -122,18 +130,64 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
             ))}
           </ol>
         )}
-        <div ref={end} className="scroll-mb-36" />
+        {/* Clear of the sticky composer (and the handling bar above it in a visitor's conversation). */}
+        <div ref={end} className={widgetRoom ? 'scroll-mb-60' : 'scroll-mb-36'} />
       </div>
-      <div className="sticky bottom-0 bg-background pt-2 pb-4">
+      <div className="sticky bottom-0 grid gap-2 bg-background pt-2 pb-4">
+        {widgetRoom ? <HandlingBar room={widgetRoom} busy={chat.handling} onHandle={chat.handle} /> : null}
         <Composer
           onSend={(text) => chat.send(text)}
           onStop={() => inProgress && chat.stop(inProgress.uuid)}
           busy={chat.busy}
           disabled={Boolean(loaderData.error)}
-          placeholder={`Message ${selected?.name ?? ''}…`}
+          placeholder={widgetRoom ? 'Reply to the visitor…' : `Message ${selected?.name ?? ''}…`}
         />
       </div>
       {appId ? <CitationDialog appId={appId} source={citing} onClose={() => setCiting(null)} /> : null}
     </div>
+  );
+}
+
+/** The list's chatroom, if it says who handles it (an older list entry may not). */
+function roomStateOf(listed: Partial<ChatroomState> | undefined): ChatroomState | null {
+  if (!listed?.uuid || !listed.source) return null;
+  return {
+    uuid: listed.uuid,
+    source: listed.source,
+    handled_by: listed.handled_by ?? 'assistant',
+    waiting_since: listed.waiting_since ?? null,
+    started_on: listed.started_on ?? null,
+  };
+}
+
+/** "Website visitor · on shop.example.com/pricing": the page the conversation started on, as a link. */
+function VisitorOrigin({ startedOn }: { startedOn: string | null }) {
+  let url: URL | null = null;
+  try {
+    url = startedOn ? new URL(startedOn) : null;
+  } catch {
+    url = null;
+  }
+  const safe = url && (url.protocol === 'https:' || url.protocol === 'http:') ? url : null;
+  return (
+    <span className="wrap-anywhere">
+      Website visitor
+      {safe ? (
+        <>
+          {' · started on '}
+          <a
+            href={safe.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="text-primary underline-offset-4 hover:underline"
+          >
+            {safe.host}
+            {safe.pathname === '/' ? '' : safe.pathname}
+            <ExternalLinkIcon className="ml-1 inline size-3.5 align-[-0.125em]" aria-hidden="true" />
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+        </>
+      ) : null}
+    </span>
   );
 }

@@ -1,21 +1,35 @@
-import { BellIcon } from 'lucide-react';
+import type { TIntegration } from '@cairn/contracts/integrations';
+import type { TNotificationProfile, TPushConfig } from '@cairn/contracts/notifications';
 import { PageHeader } from '../components/page-header';
-import { EmptyState } from '../components/ui/empty-state';
+import { ProfileForm } from '../features/notifications/profile-form';
+import { apiFor } from '../lib/api.server';
 import type { Route } from './+types/settings.notification-profile';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Notification profile · Settings · Cairn' }];
 
-export default function SettingsNotificationProfile() {
+export async function loader(args: Route.LoaderArgs) {
+  const api = apiFor(args);
+  const [profile, integrations, push] = await Promise.all([
+    api.get<TNotificationProfile>('/api/notification-profile/'),
+    api.get<TIntegration[]>('/api/integrations/'),
+    api.get<TPushConfig>('/api/notifications/push/'),
+  ]);
+  const slack = integrations.flatMap((i) => (i.kind === 'slack' ? [{ uuid: i.uuid, name: i.bot_name }] : []));
+  return { profile, slack, pushKey: push.public_key };
+}
+
+/** Where each event reaches the owner (issue 12, decision 049). */
+export default function SettingsNotificationProfile({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-4xl">
       <PageHeader
         title="Notification profile"
-        description="How and where Cairn lets you know about activity."
+        description="Choose which events reach you and where: a visitor asking for a person, questions your knowledge could not answer, failures."
       />
-      <EmptyState
-        icon={<BellIcon />}
-        title="Notification settings are not available yet"
-        description="Cairn does not send notifications yet, so there is nothing to configure here."
+      <ProfileForm
+        initial={loaderData.profile}
+        slackIntegrations={loaderData.slack}
+        pushKey={loaderData.pushKey}
       />
     </div>
   );

@@ -1,3 +1,4 @@
+import { CHATROOM_SOURCES } from '@cairn/contracts/chat';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './accounts.ts';
@@ -13,11 +14,26 @@ export const chatrooms = pgTable(
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** Where the conversation came from (web app, public API, widget …). */
+    source: text('source', { enum: CHATROOM_SOURCES }).notNull().default('web'),
+    /** `human` while the owner answers (takeover): the assistant then stays silent. */
+    handledBy: text('handled_by', { enum: ['assistant', 'human'] })
+      .notNull()
+      .default('assistant'),
+    /** Set while a visitor waits for a person. */
+    waitingSince: timestamp('waiting_since', { withTimezone: true }),
+    /** The widget visitor whose conversation this is (null for other sources). */
+    visitorUuid: uuid('visitor_uuid'),
+    /** The page a widget conversation started on. */
+    startedOn: text('started_on'),
     /** Bumped by every new message: the chatroom list is ordered by it. */
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
-  (t) => [index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt)],
+  (t) => [
+    index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt),
+    index('chatrooms_visitor_idx').on(t.visitorUuid, t.lastMessageAt).where(sql`visitor_uuid IS NOT NULL`),
+  ],
 );
 
 export const MESSAGE_STATUSES = ['pending', 'streaming', 'complete', 'stopped', 'failed'] as const;

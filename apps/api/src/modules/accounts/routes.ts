@@ -1,5 +1,6 @@
 import {
   ZDetailResponse,
+  ZEmail,
   ZEmailRequest,
   ZLoginRequest,
   ZLoginResponse,
@@ -43,12 +44,13 @@ export default async function accountRoutes(
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   /**
-   * Runs before validation, so malformed floods are counted too; the account key is the e-mail
-   * as the client sent it, normalised the way the schema will.
+   * Runs before validation, so malformed floods are counted too (per IP). The account key is the
+   * e-mail as the schema normalises it; input that is no e-mail address names no account (and may
+   * hold characters the database cannot store, such as NUL).
    */
   const limitBy = (action: keyof typeof DEFAULT_AUTH_RATE_LIMITS) => async (request: FastifyRequest) => {
-    const raw = (request.body as { email?: unknown } | undefined)?.email;
-    const email = typeof raw === 'string' ? raw.trim().toLowerCase() : '';
+    const parsed = ZEmail.safeParse((request.body as { email?: unknown } | undefined)?.email);
+    const email = parsed.success ? parsed.data : '';
     const l = opts.rateLimits[action];
     const limits: Limit[] = [{ key: `${action}:ip:${request.ip}`, ...l.perIp }];
     if (email) limits.push({ key: `${action}:acct:${email}`, ...l.perAccount });

@@ -1,6 +1,13 @@
 import { senderIdentifier, type TUser } from '@cairn/contracts/accounts';
 import type { users } from '@cairn/db/schema';
 
+/**
+ * How the owner is named to others (a widget visitor reading a human reply): their name, else a
+ * neutral "Support" (the username is often the e-mail address, which visitors must not see).
+ */
+export const displayNameOf = (user: typeof users.$inferSelect) =>
+  [user.firstName, user.lastName].filter(Boolean).join(' ') || 'Support';
+
 export function serializeUser(user: typeof users.$inferSelect): TUser {
   return {
     id: user.id,

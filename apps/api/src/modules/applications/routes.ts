@@ -3,6 +3,7 @@ import {
   ZApplicationList,
   ZAppParams,
   ZCreateApplicationForm,
+  ZCreateApplicationMultipart,
   ZUpdateApplicationRequest,
 } from '@cairn/contracts/applications';
 import { ZErrorBody } from '@cairn/contracts/errors';
@@ -41,9 +42,9 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
         ...base,
         description:
           'multipart/form-data (or JSON): `name`; for each knowledge item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL), optionally `items[i].title`. The application and every item are created together and the items queued for ingestion.',
-        consumes: ['multipart/form-data', 'application/json'],
         response: { 201: ZApplication, ...errors, 413: ZErrorBody },
       },
+      config: { formBody: ZCreateApplicationMultipart },
     },
     async (request, reply) => {
       const form = await readForm(request);

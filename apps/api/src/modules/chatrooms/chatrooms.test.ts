@@ -62,6 +62,10 @@ describe('send-message', () => {
     expect(list.body.chatrooms[0]).toEqual({
       uuid: res.body.chatroom.uuid,
       name: res.body.chatroom.name,
+      source: 'web',
+      handled_by: 'assistant',
+      waiting_since: null,
+      started_on: null,
       created_at: expect.any(String),
       last_message_at: expect.any(String),
     });
@@ -115,7 +119,7 @@ describe('send-message', () => {
     const res = await asAlice(room, 'Hi, a person will follow up by e-mail.', { send_to_user: true });
     expect(res.status).toBe(201);
     expect(res.body.answer).toBeNull();
-    expect(res.body.message.metadata).toEqual({ source: 'web', send_to_user: true });
+    expect(res.body.message.metadata).toEqual({ source: 'web', send_to_user: true, sender_name: 'Support' });
     // A later ordinary message is answered; by then a job for the silent one would have run too.
     const later = await asAlice(room, 'And another question');
     await tab.finalOf(later.body.answer.uuid);
@@ -148,6 +152,11 @@ describe('send-message', () => {
     const blank = await asAlice('new_chat', '   ');
     expect(blank.status).toBe(400);
     expect(blank.body.errors.message).toEqual(['Required']);
+    // Control characters are dropped from free text (decision 042); a message of nothing else is empty.
+    const nul = await asAlice('new_chat', 'Opening\u0000 hours?\u0007');
+    expect(nul.status).toBe(201);
+    expect(nul.body.message.message).toBe('Opening hours?');
+    expect((await asAlice('new_chat', '\u0000\u0001')).status).toBe(400);
   });
 
   it('refuses malformed chatroom identifiers and others’ chatrooms and applications', async () => {
@@ -209,6 +218,9 @@ describe('chatrooms', () => {
     const blank = await t.call('PATCH', path, { token: alice.token, json: { name: '  ' } });
     expect(blank.status).toBe(400);
     expect(blank.body.errors.name).toEqual(['Required']);
+    const nul = await t.call('PATCH', path, { token: alice.token, json: { name: 'Re\u0000named' } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors.name).toEqual(['Must not contain control characters']);
     const renamed = await t.call('PATCH', path, { token: alice.token, json: { name: '  Renamed  ' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('Renamed');

@@ -24,7 +24,11 @@ export async function regenerateAnswer(
       ...(slot ? takenAnswer() : { status: 'pending' as const }),
       message: '',
       feedback: null,
-      metadata: typeof replyTo === 'string' ? { reply_to: replyTo } : {},
+      // A regeneration answers the same request (the public API's instructions, temperature …).
+      metadata: {
+        ...(typeof replyTo === 'string' && { reply_to: replyTo }),
+        ...(old.metadata.request !== undefined && { request: old.metadata.request }),
+      },
       updatedAt: sql`now()`,
     })
     .where(eq(messages.id, old.id))

@@ -7,23 +7,24 @@ import {
   ZFeedbackRequest,
   ZMessage,
   ZMessageParams,
-  ZRenameChatroomRequest,
   ZSendMessageRequest,
   ZSendMessageResponse,
+  ZUpdateChatroomRequest,
 } from '@cairn/contracts/chat';
 import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { markChatroomSeen } from '../notifications/mark-chatroom-seen.ts';
 import { deleteChatroom } from './delete-chatroom.ts';
 import { getChatroomMessages } from './get-chatroom-messages.ts';
 import { listChatrooms } from './list-chatrooms.ts';
 import { publishChatEvent } from './publish-chat-event.ts';
 import { regenerateAnswer } from './regenerate-answer.ts';
-import { renameChatroom } from './rename-chatroom.ts';
 import { sendMessage } from './send-message.ts';
 import { setFeedback } from './set-feedback.ts';
 import { stopAnswer } from './stop-answer.ts';
+import { updateChatroom } from './update-chatroom.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const prefix = '/api/applications/:appId/chatrooms';
@@ -42,8 +43,16 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
   app.get(
     `${prefix}/:chatroomId/messages/`,
     { schema: { ...base, params: ZChatroomParams, response: { 200: ZChatroomMessages, ...errors } } },
-    (request) =>
-      getChatroomMessages(app.db, request.user.id, request.params.appId, request.params.chatroomId),
+    async (request) => {
+      const result = await getChatroomMessages(
+        app.db,
+        request.user.id,
+        request.params.appId,
+        request.params.chatroomId,
+      );
+      await markChatroomSeen(app, request.user.id, result.uuid);
+      return result;
+    },
   );
 
   app.post(
@@ -62,7 +71,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.status(201);
-      return sendMessage(app, request.user.id, request.params.appId, request.body);
+      return sendMessage(app, request.user, request.params.appId, request.body);
     },
   );
 
@@ -71,14 +80,17 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...base,
+        description:
+          'Renames the chatroom and/or sets who answers in it: `handled_by: "human"` takes it over (the ' +
+          'assistant stays silent there), `"assistant"` hands it back. Either ends a visitor\'s wait for a person.',
         params: ZChatroomParams,
-        body: ZRenameChatroomRequest,
+        body: ZUpdateChatroomRequest,
         response: { 200: ZChatroom, ...errors },
       },
     },
     async (request) => {
       const { appId, chatroomId } = request.params;
-      const chatroom = await renameChatroom(app.db, request.user.id, appId, chatroomId, request.body.name);
+      const chatroom = await updateChatroom(app.db, request.user.id, appId, chatroomId, request.body);
       await publishChatEvent(app, request.user.id, {
         kind: 'chatroom',
         application_uuid: appId,

@@ -8,6 +8,10 @@ export function serializeChatroom(row: ChatroomRow): TChatroom {
   return {
     uuid: row.uuid,
     name: row.name,
+    source: row.source,
+    handled_by: row.handledBy,
+    waiting_since: row.waitingSince?.toISOString() ?? null,
+    started_on: row.startedOn,
     created_at: row.createdAt.toISOString(),
     last_message_at: row.lastMessageAt.toISOString(),
   };

@@ -2,10 +2,14 @@ import type { TFeedback, TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { emitFeedbackCreated } from '../webhooks/product-events.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
-/** Thumbs up/down (or none) on an answer, stored with the message and shown in every tab. */
+/**
+ * Thumbs up/down (or none) on an answer, stored with the message and shown in every tab. A new
+ * rating (not a cleared or repeated one) is a `feedback.created` webhook event.
+ */
 export async function setFeedback(
   app: FastifyInstance,
   ownerId: number,
@@ -18,5 +22,7 @@ export async function setFeedback(
     .set({ feedback })
     .where(eq(messages.id, found.message.id))
     .returning();
-  return publishMessageUpdated(app, ownerId, found, row!);
+  const message = await publishMessageUpdated(app, ownerId, found, row!);
+  if (feedback !== found.message.feedback) await emitFeedbackCreated(app, found, row!);
+  return message;
 }

@@ -1,15 +1,18 @@
 import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { requestStop } from '../../answer/answer-queue.ts';
+import { emitMessageCreated } from '../webhooks/product-events.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 import { serializeMessage } from './serialize-chat.ts';
 
 /**
  * Stops an answer in progress: marks it `stopped` at once (so no client waits on a dead worker)
- * and tells whichever process streams it to abort; that process then stores the text it had.
+ * and tells whichever process streams it to abort; that process then stores the text it had, and
+ * records the finished answer for the owner's webhooks. An answer stopped before any process took
+ * it has no such process: it is recorded here.
  */
 export async function stopAnswer(
   app: FastifyInstance,
@@ -17,11 +20,21 @@ export async function stopAnswer(
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
   const found = await findAnswer(app.db, ownerId, params);
-  const [row] = await app.db
-    .update(messages)
-    .set({ status: 'stopped', leaseUntil: null, updatedAt: sql`now()` })
-    .where(and(eq(messages.id, found.message.id), inArray(messages.status, ['pending', 'streaming'])))
-    .returning();
+  const stop = (status: 'pending' | 'streaming') =>
+    app.db
+      .update(messages)
+      .set({ status: 'stopped', leaseUntil: null, updatedAt: sql`now()` })
+      .where(and(eq(messages.id, found.message.id), eq(messages.status, status)))
+      .returning();
+  // Two statements, so that which one matched says whether a process streams it (a take in
+  // between makes the first miss and the second match).
+  const [untaken] = await stop('pending');
+  if (untaken) {
+    const message = await publishMessageUpdated(app, ownerId, found, untaken);
+    await emitMessageCreated(app, found, untaken);
+    return message;
+  }
+  const [row] = await stop('streaming');
   if (!row) return serializeMessage(found.message);
   await requestStop(app, row.id, row.run);
   return publishMessageUpdated(app, ownerId, found, row);

@@ -1,13 +1,18 @@
+import type { Db } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
-import { insertItemRows, prepareItemRows } from './queue-items.ts';
+import { type ItemRow, insertItemRows, prepareItemRows } from './queue-items.ts';
 import type { KnowledgeItemInput } from './read-items.ts';
 import { serializeItem } from './serialize-item.ts';
 
-/** Adds items to an application: rows and their ingestion jobs commit together. */
+/**
+ * Adds items to an application: rows and their ingestion jobs commit together, with whatever
+ * `alsoInTransaction` records about them (the inbox marks a question answered by its new item).
+ */
 export async function addItems(
   app: FastifyInstance,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   inputs: KnowledgeItemInput[],
+  alsoInTransaction?: (tx: Db, rows: ItemRow[]) => Promise<void>,
 ) {
   const values = await prepareItemRows(app.knowledge.files, inputs);
   const rows = await app.db.transaction(async (tx) => {
@@ -16,6 +21,7 @@ export async function addItems(
       inserted.map((r) => r.id),
       { tx },
     );
+    await alsoInTransaction?.(tx, inserted);
     return inserted;
   });
   for (const row of rows)

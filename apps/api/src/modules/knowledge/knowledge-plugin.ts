@@ -8,10 +8,12 @@ import {
   INGEST_QUEUE,
   type IngestDeps,
   type IngestJob,
-  ingestItem,
+  ingestItems,
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
 import { rowsOf } from '../../rag/sql-rows.ts';
+import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
+import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishItem } from './publish-item.ts';
 
 declare module 'fastify' {
@@ -24,6 +26,8 @@ declare module 'fastify' {
        */
       enqueue(itemIds: number[], options?: { tx?: Db; startAfterSeconds?: number }): Promise<void>;
       deps: IngestDeps;
+      /** Requests adding items run through it, ahead of the ingestion workers' statements. */
+      intake: IntakeGate;
     };
   }
 }
@@ -36,9 +40,19 @@ const JOB_OPTIONS = { retryLimit: 0, expireInSeconds: 60 * 60 } as const;
  */
 const WORKER_LOOPS = { postgres: 4, pglite: 2 } as const;
 
+/**
+ * Jobs a worker loop fetches (and small items it indexes in one statement). On PGlite one such
+ * statement holds the main thread: 20 SciFact abstracts are tens of milliseconds, short enough for
+ * requests to get in between.
+ */
+const JOBS_PER_FETCH = 20;
+/** The longest a worker statement waits for requests adding items (PGlite). */
+const INTAKE_MAX_WAIT_MS = 2000;
+
 /** The knowledge pipeline's wiring: file store, job queueing, the ingestion workers and the stall reaper. */
 export default fp(async function knowledgePlugin(app: FastifyInstance) {
   const files = createFileStore(app.config.dataDir);
+  const intake = app.database.kind === 'pglite' ? createIntakeGate(INTAKE_MAX_WAIT_MS) : OPEN_GATE;
   let queueReady: Promise<void> | undefined;
   const ensureQueue = () => {
     queueReady ??= app.jobs.boss.createQueue(INGEST_QUEUE).catch((error: unknown) => {
@@ -76,18 +90,23 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
     },
     publish: (owner, row) => publishItem(app.realtime, owner, row),
+    ended: (owner, row) => emitKnowledgeItemEnded(app, owner, row),
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
+    waitForRequests: intake.idle,
   };
-  app.decorate('knowledge', { files, enqueue, deps });
+  app.decorate('knowledge', { files, enqueue, deps, intake });
 
   // Created up front in every role: creating it lazily inside an item transaction would wait for
   // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
   await ensureQueue();
   if (!app.jobs.runsWorkers) return;
   for (let i = 0; i < WORKER_LOOPS[app.database.kind]; i++) {
-    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: 20 }, (job) =>
-      ingestItem(deps, job.data.itemId),
+    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: JOBS_PER_FETCH }, (jobs) =>
+      ingestItems(
+        deps,
+        jobs.map((job) => job.data.itemId),
+      ),
     );
   }
   // With PGlite the data directory is locked to this process: anything `processing` at start-up

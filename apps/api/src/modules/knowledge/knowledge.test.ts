@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -37,6 +38,11 @@ function startSite() {
       } else if (req.url === '/moved') {
         res.writeHead(302, { location: '/guide' });
         res.end();
+      } else if (req.url === '/nul') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(
+          '<html><head><title>Ho\u0000urs</title></head><body><p>Open\u0000 from nine.</p></body></html>',
+        );
       } else if (req.url === '/image') {
         res.writeHead(200, { 'content-type': 'image/png' });
         res.end(fixture('image.png'));
@@ -65,7 +71,14 @@ afterAll(async () => {
   await t.close();
 });
 
-type Item = { uuid: string; status: string; title: string; error: string | null; chunk_count: number };
+type Item = {
+  uuid: string;
+  status: string;
+  title: string;
+  source: string | null;
+  error: string | null;
+  chunk_count: number;
+};
 
 function itemsForm(
   items: Array<{ type: string; value?: string; file?: [string, Buffer]; title?: string }>,
@@ -162,6 +175,40 @@ describe('creating an application with knowledge', () => {
     expect((await t.call('GET', '/api/applications/', { token: alice.token })).body.length).toBe(before);
   });
 
+  it('ingests text, files and web pages with NUL characters inside, without the NULs', async () => {
+    const form = itemsForm(
+      [
+        { type: 'file', file: ['notes.txt', Buffer.from('Plain\u0000 text.')] },
+        { type: 'file', file: ['notes.md', Buffer.from('# Mark\u0000down\n\nBody\u0000 text.')] },
+        { type: 'file', file: ['page.html', Buffer.from('<p>Ht\u0000ml page.</p>')] },
+        { type: 'file', file: ['na\u0000me.txt', Buffer.from('A file name with a NUL.')] },
+        { type: 'text', value: 'Text\u0000 item.' },
+        { type: 'url', value: `${siteUrl}/nul` },
+      ],
+      'With NULs',
+    );
+    const created = await t.call('POST', '/api/applications/', { token: alice.token, form });
+    expect(created.status).toBe(201);
+    const items = await settled(alice.token, created.body.uuid, 6);
+    expect(items.map((i) => [i.status, i.error])).toEqual(items.map(() => ['ready', null]));
+    expect(items.map((i) => i.title).sort()).toEqual([
+      'A file name with a NUL.',
+      'Hours',
+      'Markdown',
+      'Plain text.',
+      'Text item.',
+      'page',
+    ]);
+    expect(items.map((i) => i.source)).toContain('name.txt');
+    for (const item of items) {
+      const detail = await t.call('GET', `/api/applications/${created.body.uuid}/knowledge/${item.uuid}/`, {
+        token: alice.token,
+      });
+      expect(detail.body.chunks.length).toBeGreaterThan(0);
+      expect(JSON.stringify(detail.body)).not.toContain('\\u0000');
+    }
+  });
+
   it('caps text length and items per request', async () => {
     const long = await t.call('POST', '/api/applications/', {
       token: alice.token,
@@ -169,13 +216,16 @@ describe('creating an application with knowledge', () => {
     });
     expect(long.status).toBe(400);
     expect(long.body.errors['items[0].value']).toEqual(['At most 200,000 characters']);
-    const many = Array.from({ length: 51 }, () => ({ type: 'text', value: 'hello' }));
+    const many = Array.from({ length: KNOWLEDGE_LIMITS.itemsPerRequest + 1 }, () => ({
+      type: 'text',
+      value: 'hello',
+    }));
     const tooMany = await t.call('POST', '/api/applications/', {
       token: alice.token,
       form: itemsForm(many, 'Many'),
     });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.errors.items).toEqual(['At most 50 items per request']);
+    expect(tooMany.body.errors.items).toEqual(['At most 100 items per request']);
   });
 });
 
@@ -207,6 +257,48 @@ describe('knowledge endpoints', () => {
     expect(statuses).toContain('processing');
     expect(statuses.at(-1)).toBe('ready');
     expect(events.find((e) => e.event === 'kb_updates')!.data.application_uuid).toBe(appUuid);
+    socket.close();
+  });
+
+  it('accepts a full request of 100 items and announces every item queued, processing, then ready or failed', async () => {
+    const appUuid = await createApp(alice.token);
+    const socket = new WebSocket(`${t.url.replace('http', 'ws')}/api/ws`, {
+      headers: { authorization: `Token ${alice.token}` },
+    });
+    const events: Array<{ event: string; data: any }> = [];
+    socket.on('message', (raw) => events.push(JSON.parse(raw.toString())));
+    await new Promise((resolve) => socket.once('message', resolve));
+
+    // Indexed together in batches; the image that claims to be text fails alone.
+    const items: Parameters<typeof itemsForm>[0] = Array.from(
+      { length: KNOWLEDGE_LIMITS.itemsPerRequest - 1 },
+      (_, i) => ({
+        type: 'text',
+        title: `Tide ${i}`,
+        value: `Tide table ${i}\n\nHigh water at berth ${i} is at ${i % 24}:15.`,
+      }),
+    );
+    items.splice(42, 0, { type: 'file', file: ['photo.txt', fixture('image.png')] });
+    const res = await t.call('POST', `/api/applications/${appUuid}/knowledge/`, {
+      token: alice.token,
+      form: itemsForm(items),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toHaveLength(KNOWLEDGE_LIMITS.itemsPerRequest);
+    const listed = await settled(alice.token, appUuid, KNOWLEDGE_LIMITS.itemsPerRequest);
+    expect(listed.filter((i) => i.status === 'failed').map((i) => i.title)).toEqual(['photo.txt']);
+    expect(listed.filter((i) => i.status === 'ready' && i.chunk_count === 1)).toHaveLength(
+      KNOWLEDGE_LIMITS.itemsPerRequest - 1,
+    );
+    const last = (uuid: string) => events.filter((e) => e.data?.item?.uuid === uuid).at(-1)?.data.item.status;
+    for (let i = 0; i < 100 && listed.some((item) => last(item.uuid) !== item.status); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    for (const item of listed) {
+      const statuses = events
+        .filter((e) => e.event === 'kb_updates' && e.data.item.uuid === item.uuid)
+        .map((e) => e.data.item.status);
+      expect(statuses).toEqual(['queued', 'processing', item.status]);
+    }
     socket.close();
   });
 

@@ -4,6 +4,7 @@ import type { FileStore } from '../../rag/file-store.ts';
 import type { KnowledgeItemInput } from './read-items.ts';
 
 export type PreparedItemRow = Omit<typeof knowledgeItems.$inferInsert, 'applicationId'>;
+export type ItemRow = typeof knowledgeItems.$inferSelect;
 
 /**
  * Stores the originals (content-addressed: storing twice is harmless, so this may run before
@@ -13,40 +14,46 @@ export async function prepareItemRows(
   files: FileStore,
   inputs: KnowledgeItemInput[],
 ): Promise<PreparedItemRow[]> {
-  const rows: PreparedItemRow[] = [];
-  for (const input of inputs) {
-    if (input.type === 'file') {
-      rows.push({
-        type: 'file',
-        // Untitled files show their name until the parser finds a title.
-        title: input.title ?? input.filename,
-        source: input.filename,
-        filePath: await files.put(input.data),
-        sizeBytes: input.data.length,
-      });
-    } else if (input.type === 'text') {
-      const data = Buffer.from(input.value, 'utf8');
-      rows.push({
-        type: 'text',
-        title: input.title,
-        filePath: await files.put(data),
-        mimeType: 'text/markdown',
-        sizeBytes: data.length,
-      });
-    } else {
-      rows.push({
-        type: 'url',
-        title: input.title ?? input.value,
-        source: input.value,
-        crawlDepth: input.crawlDepth,
-      });
-    }
+  // In parallel: on PGlite every await of the request may wait behind an ingestion statement on
+  // the main thread, so a hundred sequential writes cost a hundred such waits.
+  return Promise.all(inputs.map((input) => prepareItemRow(files, input)));
+}
+
+async function prepareItemRow(files: FileStore, input: KnowledgeItemInput): Promise<PreparedItemRow> {
+  if (input.type === 'file') {
+    return {
+      type: 'file',
+      // Untitled files show their name until the parser finds a title.
+      title: input.title ?? input.filename,
+      source: input.filename,
+      filePath: await files.put(input.data),
+      sizeBytes: input.data.length,
+    };
   }
-  return rows;
+  if (input.type === 'text') {
+    const data = Buffer.from(input.value, 'utf8');
+    return {
+      type: 'text',
+      title: input.title,
+      filePath: await files.put(data),
+      mimeType: 'text/markdown',
+      sizeBytes: data.length,
+    };
+  }
+  return {
+    type: 'url',
+    title: input.title ?? input.value,
+    source: input.value,
+    crawlDepth: input.crawlDepth,
+  };
 }
 
 /** Inserts the rows (inside the caller's transaction) in request order. */
-export async function insertItemRows(tx: Db, applicationId: number, rows: PreparedItemRow[]) {
+export async function insertItemRows(
+  tx: Db,
+  applicationId: number,
+  rows: PreparedItemRow[],
+): Promise<ItemRow[]> {
   if (rows.length === 0) return [];
   return tx
     .insert(knowledgeItems)

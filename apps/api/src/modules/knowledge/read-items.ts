@@ -8,6 +8,7 @@ import {
   ZItemUrl,
   ZKnowledgeItemType,
 } from '@cairn/contracts/knowledge';
+import { stripControlCharacters } from '@cairn/contracts/text';
 import type { z } from 'zod';
 import type { FormBody } from '../../lib/multipart.ts';
 import { type Issue, validationError } from '../../lib/parse.ts';
@@ -85,7 +86,12 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
         )
       ) {
         at(index, 'file', 'Unsupported file type: use .pdf, .doc, .docx, .txt, .md or .html');
-      } else items.push({ type: 'file', title, filename: path.basename(s.file.filename), data: s.file.data });
+      } else {
+        // The name comes from the sender's file system and cannot be fixed in a form: control
+        // characters (NUL cannot be stored) are dropped rather than refused.
+        const filename = stripControlCharacters(path.basename(s.file.filename));
+        items.push({ type: 'file', title, filename, data: s.file.data });
+      }
       continue;
     }
     if (s.file) {

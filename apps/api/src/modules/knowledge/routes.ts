@@ -5,6 +5,7 @@ import {
   ZKnowledgeItemDetail,
   ZKnowledgeItemList,
   ZKnowledgeItemParams,
+  ZKnowledgeItemsForm,
 } from '@cairn/contracts/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -47,19 +48,23 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
         ...base,
         description:
           'multipart/form-data: for each item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL); optional `items[i].title`. The items are queued for ingestion.',
-        consumes: ['multipart/form-data', 'application/json'],
         params: ZAppParams,
         response: { 201: ZKnowledgeItemList, ...errors },
       },
+      config: { formBody: ZKnowledgeItemsForm },
     },
     async (request, reply) => {
-      const target = await owner(request.user.id, request.params.appId);
-      const inputs = readItems(await readForm(request));
-      if (inputs.length === 0) {
-        throw new AppError('invalid', 'items: Add at least one item.', { items: ['Add at least one item.'] });
-      }
-      reply.status(201);
-      return addItems(app, target, inputs);
+      return app.knowledge.intake.run(async () => {
+        const target = await owner(request.user.id, request.params.appId);
+        const inputs = readItems(await readForm(request));
+        if (inputs.length === 0) {
+          throw new AppError('invalid', 'items: Add at least one item.', {
+            items: ['Add at least one item.'],
+          });
+        }
+        reply.status(201);
+        return addItems(app, target, inputs);
+      });
     },
   );
 

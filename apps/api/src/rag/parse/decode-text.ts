@@ -1,3 +1,5 @@
+import { stripControlCharacters } from '@cairn/contracts/text';
+
 /**
  * Bytes of a text file → string. UTF-8 (with or without BOM) and UTF-16 with a BOM are read as
  * such; anything that is not valid UTF-8 is read as Windows-1252, the usual legacy encoding.
@@ -12,14 +14,26 @@ export function decodeText(data: Buffer): string {
   }
 }
 
-/** Normalises line ends and trims trailing spaces, so offsets are stable whatever the source. */
+/**
+ * Normalises line ends and trims trailing spaces, so offsets are stable whatever the source.
+ * Control characters go (the free-text rule of contracts/text.ts): NUL cannot be stored in
+ * PostgreSQL, and a stray one in a file or web page must not fail its ingestion. Page and
+ * vertical-tab breaks become line ends first, so the words on either side stay apart.
+ */
 export function normalizeText(text: string): string {
-  return text
+  return stripControlCharacters(text.replace(/[\f\v]/g, '\n'))
     .replace(/\r\n?/g, '\n')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }
+
+/**
+ * Markdown emphasis and code markers around text (`**bold**`, `_em_`, `` `code` ``), not the
+ * characters themselves: `Gateway_certificate_chain` and `2 * 3` keep theirs. A marker counts only
+ * where it cannot be inside a word.
+ */
+const WRAPPING_MARKERS = /(?<![\w*`])(\*{1,3}|_{1,3}|`+)(\S(?:.*?\S)?)\1(?![\w*`])/g;
 
 /** The first meaningful line, shortened: the default title of untitled text. */
 export function firstLineTitle(text: string, max = 80): string | undefined {
@@ -28,7 +42,7 @@ export function firstLineTitle(text: string, max = 80): string | undefined {
     .map((l) =>
       l
         .replace(/^#+\s*/, '')
-        .replace(/[*_`]/g, '')
+        .replace(WRAPPING_MARKERS, '$2')
         .trim(),
     )
     .find((l) => l.length > 0);

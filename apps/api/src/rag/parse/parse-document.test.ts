@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +86,20 @@ describe('parsers on real files', () => {
     });
     expect(document.sections[0]!.text).toBe('Café menu');
   });
+  it('titles text by its first line without the markdown markers around words, keeping those inside names', async () => {
+    const named = await parseDocument({
+      data: Buffer.from(
+        'Gateway_certificate_chain_errors and `snake_case` flags\n\nWhen the chain is incomplete…',
+      ),
+      filename: 'text.md',
+    });
+    expect(named.document.title).toBe('Gateway_certificate_chain_errors and snake_case flags');
+    const marked = await parseDocument({
+      data: Buffer.from('# **Bold** title with _emphasis_, ***both*** and 2 * 3 * 4\n\nBody.'),
+      filename: 'text.md',
+    });
+    expect(marked.document.title).toBe('Bold title with emphasis, both and 2 * 3 * 4');
+  });
   it('reads text that happens to start like a binary signature ("BM" of a bitmap) as text', async () => {
     const text = 'BMI above 30 is associated with a higher risk of heart disease.';
     const result = await parseDocument({ data: Buffer.from(text), filename: 'text.md' });
@@ -125,11 +140,63 @@ describe('failure reasons', () => {
     expect(textAsPdf.message).toMatch(/named \.pdf but its content is plain text/);
   });
 
+  it('removes NUL and other control characters from text, Markdown and HTML', async () => {
+    const text = await parseDocument({
+      data: Buffer.from(`${'Opening\u0000 hours: nine\fto five.\n'.repeat(5)}Closed\u0007 on Sundays.\u0000`),
+      filename: 'a.txt',
+    });
+    expect(text.document.sections[0]!.text).toBe(
+      `${'Opening hours: nine\nto five.\n'.repeat(5)}Closed on Sundays.`,
+    );
+    const markdown = await parseDocument({
+      data: Buffer.from('# Ti\u0000tle\n\nBo\u0000dy'),
+      filename: 'a.md',
+    });
+    expect(markdown.kind).toBe('markdown');
+    expect(markdown.document.sections[0]!.text).toBe('# Title\n\nBody');
+    const html = await parseDocument({
+      data: Buffer.from(
+        '<html><head><title>Pa\u0000ge\none</title></head><body><p>Hel\u0000lo there</p></body></html>',
+      ),
+      filename: 'a.html',
+    });
+    expect(html.document.title).toBe('Page one');
+    const fragment = await parseDocument({
+      data: Buffer.from('<p>Frag\u0000ment only.</p>'),
+      filename: 'b.html',
+    });
+    expect(fragment.document.sections[0]!.text).toBe('Fragment only.');
+    expect(html.document.sections[0]!.text).toContain('Hello there');
+    for (const parsed of [text, markdown, html]) {
+      expect(JSON.stringify(parsed.document)).not.toMatch(/\\u000[0-8]/);
+    }
+  });
+
+  it('reads text with many NULs (a log cut short by a crash) as text, not binary', async () => {
+    const data = Buffer.concat([
+      Buffer.from('Service started.\n'),
+      Buffer.alloc(4096),
+      Buffer.from('Service stopped.\n'),
+    ]);
+    const { kind, document } = await parseDocument({ data, filename: 'service.log.txt' });
+    expect(kind).toBe('text');
+    expect(document.sections[0]!.text).toBe('Service started.\nService stopped.');
+  });
+
   it('binary data and empty files', async () => {
     const binary = await failure(
       parseDocument({ data: Buffer.from([1, 0, 2, 0, 3, 0, 4]), filename: 'x.txt' }),
     );
     expect(binary.reason).toBe('unsupported_type');
+    // Random bytes have about one control byte in ten, NULs or not.
+    const noise = Buffer.concat(
+      Array.from({ length: 64 }, (_, i) => createHash('sha512').update(String(i)).digest()),
+    );
+    expect((await failure(parseDocument({ data: noise, filename: 'noise.txt' }))).reason).toBe(
+      'unsupported_type',
+    );
+    const zeros = await failure(parseDocument({ data: Buffer.alloc(100), filename: 'zeros.txt' }));
+    expect(zeros.reason).toBe('unsupported_type');
     const empty = await failure(parseDocument({ data: Buffer.from('  \n\n '), filename: 'x.md' }));
     expect(empty.reason).toBe('empty');
   });

@@ -1,10 +1,8 @@
 import path from 'node:path';
+import { stripControlCharacters } from '@cairn/contracts/text';
 import type { ParsedDocument } from '../types.ts';
 import { decodeText, firstLineTitle, normalizeText } from './decode-text.ts';
 import { ParseError } from './parse-error.ts';
-import { parseHtml } from './parse-html.ts';
-import { parsePdf } from './parse-pdf.ts';
-import { parseDoc, parseDocx } from './parse-word.ts';
 import { type DocumentKind, sniffKind } from './sniff.ts';
 
 export interface ParseInput {
@@ -45,17 +43,21 @@ export async function parseDocument(input: ParseInput): Promise<ParseResult> {
   const kind = await sniffKind(input.data, { filename: input.filename, mimeType: input.mimeType });
   let document: ParsedDocument;
   let links: string[] = [];
+  // Each format's parser (unpdf, mammoth, word-extractor, linkedom + readability + turndown: tens
+  // of MB resident together) is loaded the first time a document of its kind arrives, so a server
+  // that only ever indexes text pays for none of them.
   switch (kind) {
     case 'pdf':
-      document = await parsePdf(input.data);
+      document = await (await import('./parse-pdf.ts')).parsePdf(input.data);
       break;
     case 'docx':
-      document = await parseDocx(input.data);
+      document = await (await import('./parse-word.ts')).parseDocx(input.data);
       break;
     case 'doc':
-      document = await parseDoc(input.data);
+      document = await (await import('./parse-word.ts')).parseDoc(input.data);
       break;
     case 'html': {
+      const { parseHtml } = await import('./parse-html.ts');
       const parsed = parseHtml(decodeText(input.data), input.baseUrl);
       links = parsed.links;
       document = { title: parsed.title, language: parsed.language, sections: parsed.sections };
@@ -77,5 +79,7 @@ export async function parseDocument(input: ParseInput): Promise<ParseResult> {
     firstLineTitle(document.sections[0]!.text) ||
     fromName ||
     'Untitled';
-  return { document: { ...document, title: title.slice(0, 255) }, kind, mimeType: MIME_TYPES[kind], links };
+  // A title is one line: a <title> or file name may hold line breaks or NULs, which go.
+  const oneLineTitle = stripControlCharacters(title).replace(/\s+/g, ' ').trim().slice(0, 255) || 'Untitled';
+  return { document: { ...document, title: oneLineTitle }, kind, mimeType: MIME_TYPES[kind], links };
 }

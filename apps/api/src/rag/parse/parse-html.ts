@@ -5,7 +5,11 @@ import { normalizeText } from './decode-text.ts';
 import { htmlToMarkdown } from './html-to-markdown.ts';
 
 /** A web page → its main content (readability) as markdown, plus its title, language and links. */
-export function parseHtml(html: string, baseUrl?: string): ParsedDocument & { links: string[] } {
+export function parseHtml(source: string, baseUrl?: string): ParsedDocument & { links: string[] } {
+  // linkedom makes a fragment's first element the root, outside any body: give it a document.
+  const html = /<(html|body)[\s>]/i.test(source)
+    ? source
+    : `<!doctype html><html><body>${source}</body></html>`;
   const { document } = parseHTML(html);
   const links = baseUrl ? collectLinks(document, baseUrl) : [];
   const lang = document.documentElement?.getAttribute('lang')?.trim().slice(0, 2).toLowerCase();

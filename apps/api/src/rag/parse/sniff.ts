@@ -40,13 +40,29 @@ export function kindFromFilename(filename: string | undefined): DocumentKind | u
   return EXTENSION_KINDS[path.extname(filename).toLowerCase()];
 }
 
-/** True when the bytes look like text: no NUL bytes in the first 8 KB. */
+/** Tab, line feed, vertical tab, form feed, carriage return, escape. */
+const TEXT_CONTROL_BYTES = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b]);
+
+/**
+ * True when the first 8 KB look like text: at most 1 in 100 of the bytes that are not NUL is a
+ * control byte other than tab, line ends, form feed and escape. Text never has those, while random
+ * or compressed data has about 1 in 10. NUL bytes alone do not make binary data: a text file or
+ * web page with stray NULs (a log cut short by a crash, a bad export) is still text, and the parse
+ * step removes them.
+ */
 export function looksLikeText(data: Buffer): boolean {
   const head = data.subarray(0, 8192);
-  // UTF-16 text has NULs but starts with a byte-order mark.
+  // UTF-16 text is half NULs but starts with a byte-order mark.
   if (head[0] === 0xff && head[1] === 0xfe) return true;
   if (head[0] === 0xfe && head[1] === 0xff) return true;
-  return !head.includes(0);
+  let nonNul = 0;
+  let control = 0;
+  for (const byte of head) {
+    if (byte === 0) continue;
+    nonNul++;
+    if (byte < 0x20 && !TEXT_CONTROL_BYTES.has(byte)) control++;
+  }
+  return nonNul > 0 && control * 100 <= nonNul;
 }
 
 /**

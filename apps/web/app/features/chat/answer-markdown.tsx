@@ -1,40 +1,44 @@
 import type { TSource } from '@cairn/contracts/chat';
+import { CITE_HREF_PREFIX, linkCitations } from '@cairn/contracts/citations';
 import type { ComponentProps } from 'react';
 import ReactMarkdown from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
 
-const CITE = '#cite-';
-
-/** A source's heading path without the item title it starts with (the title is shown beside it). */
-export function headingOf(source: { heading: string | null; item_title: string }): string | null {
-  const rest = (source.heading ?? '')
-    .split(' › ')
-    .filter((part) => part && part !== source.item_title)
-    .join(' › ');
-  return rest || null;
+/** The few mdast fields the plugin below reads (no dependency on mdast's own types). */
+interface MarkdownNode {
+  type: string;
+  value?: string;
+  children?: MarkdownNode[];
 }
 
-/** `[1]`, `[1, 2]` and `[1][2]` become links to `#cite-n`, outside code spans and fences. */
-export function linkCitations(text: string): string {
-  return text
-    .split(/(```[\s\S]*?(?:```|$)|`[^`\n]*`)/g)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part.replace(/\[(\d+(?:\s*,\s*\d+)*)\](?!\()/g, (_, list: string) =>
-            list
-              .split(',')
-              .map((n) => `[${n.trim()}](${CITE}${n.trim()})`)
-              .join(''),
-          ),
-    )
-    .join('');
+/** Containers whose children are blocks: a raw HTML block there becomes a paragraph of text. */
+const BLOCK_CONTAINERS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+
+/**
+ * Raw HTML in an answer is text someone wrote or quoted (`paths with the prefix <MIME>`, a
+ * `<script>` from a web page): it is shown as written. Without this, markdown reads it as a tag,
+ * the renderer drops it, and the sentence silently loses words.
+ */
+function remarkHtmlAsText() {
+  const visit = (node: MarkdownNode) => {
+    node.children = node.children?.map((child) => {
+      if (child.type !== 'html') {
+        visit(child);
+        return child;
+      }
+      const text = { type: 'text', value: child.value ?? '' };
+      return BLOCK_CONTAINERS.has(node.type) ? { type: 'paragraph', children: [text] } : text;
+    });
+  };
+  return visit;
 }
 
 /**
- * An answer's markdown, rendered safely: no raw HTML (sanitized), no images loaded (their alt text
- * is shown instead), links open outside. Citations become buttons that open the cited passage.
+ * An answer's markdown, rendered safely: HTML is shown as text (and the sanitiser still removes
+ * anything unsafe markdown itself could produce), no images loaded (their alt text is shown
+ * instead), links open outside. Citations become buttons that open the cited passage. Long words,
+ * identifiers and URLs wrap; code blocks and tables scroll inside themselves.
  */
 export function AnswerMarkdown({
   text,
@@ -46,15 +50,15 @@ export function AnswerMarkdown({
   onCite: (source: TSource) => void;
 }) {
   return (
-    <div className="space-y-2 break-words text-sm leading-relaxed [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-2 [&_blockquote]:pl-3 [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:text-[0.8rem] [&_h1]:font-semibold [&_h2]:font-semibold [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_table]:w-full [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:list-disc [&_ul]:pl-5">
+    <div className="min-w-0 space-y-2 text-sm leading-relaxed wrap-anywhere [&_a]:text-primary [&_a]:underline [&_blockquote]:border-l-2 [&_blockquote]:pl-3 [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:text-[0.8rem] [&_h1]:font-semibold [&_h2]:font-semibold [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-5 [&_pre]:overflow-x-auto [&_pre]:rounded-md [&_pre]:bg-muted [&_pre]:p-3 [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_table]:w-full [&_table]:wrap-normal [&_td]:border [&_td]:px-2 [&_th]:border [&_th]:px-2 [&_ul]:list-disc [&_ul]:pl-5">
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
+        remarkPlugins={[remarkGfm, remarkHtmlAsText]}
         rehypePlugins={[rehypeSanitize]}
         components={{
           a({ href, children, node: _node, ...props }: ComponentProps<'a'> & { node?: unknown }) {
             const cite = href?.replace('#user-content-', '#');
-            if (cite?.startsWith(CITE)) {
-              const n = Number(cite.slice(CITE.length));
+            if (cite?.startsWith(CITE_HREF_PREFIX)) {
+              const n = Number(cite.slice(CITE_HREF_PREFIX.length));
               const source = sources.find((s) => s.index === n);
               if (!source) return <sup className="text-muted-foreground">[{n}]</sup>;
               return (
@@ -72,6 +76,13 @@ export function AnswerMarkdown({
               <a href={href} target="_blank" rel="noopener noreferrer nofollow" {...props}>
                 {children}
               </a>
+            );
+          },
+          table({ node: _node, ...props }: ComponentProps<'table'> & { node?: unknown }) {
+            return (
+              <div className="overflow-x-auto">
+                <table {...props} />
+              </div>
             );
           },
           img({ alt }) {

@@ -2,6 +2,7 @@ import type {
   TChatroom,
   TChatroomMessages,
   TFeedback,
+  THandledBy,
   TMessage,
   TSendMessageRequest,
   TSendMessageResponse,
@@ -14,7 +15,7 @@ import { normalizeError } from '../../lib/api-error';
  * authenticates them; the API accepts cookie-authenticated writes from its own origin only).
  * Streaming and optimistic updates need them client-side; failures are the same ApiError as on the server.
  */
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   try {
     return await ofetch<T>(path, {
       method,
@@ -44,5 +45,8 @@ export const chatApi = {
     request<TMessage>('PUT', `${roomPath(appId, chatroomId)}/messages/${messageId}/feedback/`, { feedback }),
   rename: (appId: string, chatroomId: string, name: string) =>
     request<TChatroom>('PATCH', `${roomPath(appId, chatroomId)}/`, { name }),
+  /** Take a chatroom over (`human`) or hand it back to the assistant. */
+  handle: (appId: string, chatroomId: string, handledBy: THandledBy) =>
+    request<TChatroom>('PATCH', `${roomPath(appId, chatroomId)}/`, { handled_by: handledBy }),
   remove: (appId: string, chatroomId: string) => request<null>('DELETE', `${roomPath(appId, chatroomId)}/`),
 };

@@ -1,7 +1,14 @@
-import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import type { TChatroom, TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import { describe, expect, it } from 'vitest';
-import { linkCitations } from './answer-markdown';
-import { applyEvent, type ChatMessage, mergeMessages } from './chat-state';
+import {
+  applyChatroomEvent,
+  applyEvent,
+  type ChatMessage,
+  handlingOf,
+  isVisitorMessage,
+  mergeMessages,
+  senderNameOf,
+} from './chat-state';
 
 const msg = (over: Partial<TMessage>): TMessage => ({
   id: 1,
@@ -85,10 +92,85 @@ describe('mergeMessages', () => {
   });
 });
 
-describe('linkCitations', () => {
-  it('turns [n] into citation links outside code', () => {
-    expect(linkCitations('A [1], B [2, 3]. `x[1]` [link](http://x)')).toBe(
-      'A [1](#cite-1), B [2](#cite-2)[3](#cite-3). `x[1]` [link](http://x)',
+const chatroom = (over: Partial<TChatroom>): TChatroom => ({
+  uuid: 'c1',
+  name: 'Parking',
+  source: 'widget',
+  handled_by: 'assistant',
+  waiting_since: null,
+  started_on: 'https://shop.example.com/pricing',
+  created_at: '2026-01-01T00:00:00.000Z',
+  last_message_at: '2026-01-01T00:00:00.000Z',
+  ...over,
+});
+
+describe('applyChatroomEvent', () => {
+  const list = [chatroom({ uuid: 'c1' }), chatroom({ uuid: 'c2', name: 'Dogs' })];
+  const event = (room: TChatroom, app = 'a'): TMessageEvent => ({
+    kind: 'chatroom',
+    application_uuid: app,
+    chatroom_uuid: room.uuid,
+    chatroom: room,
+  });
+
+  it('marks a chatroom waiting in place, and moves one with a newer message to the top', () => {
+    const waiting = applyChatroomEvent(
+      list,
+      event(
+        chatroom({
+          uuid: 'c2',
+          name: 'Dogs',
+          handled_by: 'human',
+          waiting_since: '2026-01-01T00:01:00.000Z',
+        }),
+      ),
+      'a',
     );
+    expect(waiting.map((c) => [c.uuid, c.waiting_since])).toEqual([
+      ['c1', null],
+      ['c2', '2026-01-01T00:01:00.000Z'],
+    ]);
+    const newer = applyChatroomEvent(
+      waiting,
+      event(chatroom({ uuid: 'c2', name: 'Dogs', last_message_at: '2026-01-01T00:02:00.000Z' })),
+      'a',
+    );
+    expect(newer.map((c) => [c.uuid, c.waiting_since])).toEqual([
+      ['c2', null],
+      ['c1', null],
+    ]);
+  });
+
+  it('adds a new chatroom at the top, drops a deleted one, ignores other applications', () => {
+    const added = applyChatroomEvent(list, event(chatroom({ uuid: 'c3', name: 'New visitor' })), 'a');
+    expect(added.map((c) => c.uuid)).toEqual(['c3', 'c1', 'c2']);
+    const removed = applyChatroomEvent(
+      added,
+      { kind: 'chatroom_deleted', application_uuid: 'a', chatroom_uuid: 'c1' },
+      'a',
+    );
+    expect(removed.map((c) => c.uuid)).toEqual(['c3', 'c2']);
+    expect(applyChatroomEvent(list, event(chatroom({ uuid: 'c9' }), 'other'), 'a')).toBe(list);
+  });
+});
+
+describe('widget chatrooms', () => {
+  it('says who handles the chatroom: waiting wins over the person it waits for', () => {
+    expect(handlingOf(chatroom({}))).toBe('assistant');
+    expect(handlingOf(chatroom({ handled_by: 'human' }))).toBe('human');
+    expect(handlingOf(chatroom({ handled_by: 'human', waiting_since: '2026-01-01T00:00:00.000Z' }))).toBe(
+      'waiting',
+    );
+  });
+
+  it('tells visitors’ messages and named replies apart', () => {
+    expect(isVisitorMessage(msg({ sender_identifier: 'visitor_0b0e5c1a-1111-4222-8333-444455556666' }))).toBe(
+      true,
+    );
+    expect(isVisitorMessage(msg({ sender_identifier: 'reg_1' }))).toBe(false);
+    expect(senderNameOf(msg({ sender_identifier: 'reg_1', metadata: { sender_name: 'Ada Lovelace' } }))).toBe(
+      'Ada Lovelace',
+    );
+    expect(senderNameOf(msg({ sender_identifier: 'reg_1', metadata: { source: 'web' } }))).toBeNull();
   });
 });

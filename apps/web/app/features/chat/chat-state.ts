@@ -1,4 +1,5 @@
-import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import type { TChatroom, TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import { VISITOR_SENDER_PREFIX } from '@cairn/contracts/widget';
 
 /** A message as the view holds it: the server's, or a local one still being sent (or failed to). */
 export interface ChatMessage extends TMessage {
@@ -94,4 +95,48 @@ export function applyEvent(messages: ChatMessage[], event: TMessageEvent): Apply
 function newerForUpdate(held: TMessage, incoming: TMessage): TMessage {
   if (incoming.run < held.run) return held;
   return incoming;
+}
+
+/** What the view needs to know about the chatroom itself: where it came from and who answers in it. */
+export type ChatroomState = Pick<
+  TChatroom,
+  'uuid' | 'source' | 'handled_by' | 'waiting_since' | 'started_on'
+>;
+
+/** Who a widget chatroom is with right now, as the handling bar says it. */
+export type Handling = 'assistant' | 'human' | 'waiting';
+export const handlingOf = (room: Pick<TChatroom, 'handled_by' | 'waiting_since'>): Handling =>
+  room.waiting_since ? 'waiting' : room.handled_by;
+
+/** A widget visitor's message (`visitor_<uuid>`). */
+export const isVisitorMessage = (m: Pick<TMessage, 'sender_identifier'>) =>
+  m.sender_identifier.startsWith(`${VISITOR_SENDER_PREFIX}_`);
+
+/** The name a person's reply to a visitor carries (`metadata.sender_name`), if any. */
+export const senderNameOf = (m: Pick<TMessage, 'metadata'>): string | null =>
+  typeof m.metadata.sender_name === 'string' && m.metadata.sender_name.trim() ? m.metadata.sender_name : null;
+
+/**
+ * The sidebar's chatroom list after one realtime event: a changed chatroom is replaced (a newer
+ * message moves it to the top), a new one is added at the top, a deleted one leaves. Events of
+ * other applications and message events change nothing.
+ */
+export function applyChatroomEvent<T extends { uuid: string; last_message_at?: string | null }>(
+  list: T[],
+  event: TMessageEvent,
+  appId: string,
+): T[] {
+  if (event.application_uuid !== appId) return list;
+  if (event.kind === 'chatroom_deleted') {
+    return list.some((c) => c.uuid === event.chatroom_uuid)
+      ? list.filter((c) => c.uuid !== event.chatroom_uuid)
+      : list;
+  }
+  if (event.kind !== 'chatroom') return list;
+  const at = list.findIndex((c) => c.uuid === event.chatroom_uuid);
+  const held = at >= 0 ? list[at]! : undefined;
+  const next = { ...held, ...event.chatroom } as unknown as T;
+  const moved = !held || (event.chatroom.last_message_at ?? '') > (held.last_message_at ?? '');
+  if (!moved) return list.map((c, i) => (i === at ? next : c));
+  return [next, ...list.filter((c) => c.uuid !== event.chatroom_uuid)];
 }

@@ -1,4 +1,5 @@
 import type { TSource } from '@cairn/contracts/chat';
+import { headingOf } from '@cairn/contracts/citations';
 import { BookOpenIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -10,7 +11,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { headingOf } from './answer-markdown';
 
 /** The cited passage: its item, where in it, the text; and a way to the item in the knowledge base. */
 export function CitationDialog({
@@ -36,7 +36,7 @@ export function CitationDialog({
               </DialogTitle>
               <DialogDescription>{where || 'Cited passage'}</DialogDescription>
             </DialogHeader>
-            <blockquote className="max-h-80 overflow-y-auto whitespace-pre-wrap rounded-md border-l-4 border-primary/40 bg-muted/50 p-3 text-sm">
+            <blockquote className="max-h-80 min-w-0 overflow-y-auto whitespace-pre-wrap wrap-anywhere rounded-md border-l-4 border-primary/40 bg-muted/50 p-3 text-sm">
               {source.snippet}
             </blockquote>
             <DialogFooter>

@@ -57,7 +57,7 @@ export function Composer({
         placeholder={placeholder}
         aria-invalid={tooLong}
         aria-describedby={tooLong ? 'chat-message-error' : undefined}
-        className="block max-h-60 w-full resize-none bg-transparent px-2 py-1.5 text-sm outline-none placeholder:text-muted-foreground"
+        className="block max-h-60 w-full resize-none bg-transparent px-2 py-1.5 text-sm outline-none placeholder:truncate placeholder:text-muted-foreground"
       />
       <div className="flex items-center justify-between gap-2 px-1 pt-1">
         <span

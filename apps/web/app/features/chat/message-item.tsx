@@ -1,4 +1,5 @@
 import { ASSISTANT_SENDER, type TSource } from '@cairn/contracts/chat';
+import { headingOf } from '@cairn/contracts/citations';
 import {
   AlertCircleIcon,
   CheckIcon,
@@ -12,8 +13,8 @@ import {
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
-import { AnswerMarkdown, headingOf } from './answer-markdown';
-import type { ChatMessage } from './chat-state';
+import { AnswerMarkdown } from './answer-markdown';
+import { type ChatMessage, isVisitorMessage, senderNameOf } from './chat-state';
 import { RelativeTime } from './relative-time';
 
 interface Actions {
@@ -25,27 +26,46 @@ interface Actions {
 }
 
 export function MessageItem({ message, ...actions }: { message: ChatMessage } & Actions) {
-  return message.sender_identifier === ASSISTANT_SENDER ? (
-    <AnswerItem message={message} {...actions} />
-  ) : (
-    <UserItem message={message} onRetry={actions.onRetry} />
+  if (message.sender_identifier === ASSISTANT_SENDER) return <AnswerItem message={message} {...actions} />;
+  if (isVisitorMessage(message)) return <VisitorItem message={message} />;
+  return <UserItem message={message} onRetry={actions.onRetry} />;
+}
+
+/** A website visitor's message: on the left, like any message not written here. */
+function VisitorItem({ message }: { message: ChatMessage }) {
+  return (
+    <li className="flex min-w-0 flex-col items-start gap-1" aria-label="Visitor’s message">
+      <span className="px-1 font-medium text-muted-foreground text-xs">Visitor</span>
+      <div className="max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-bl-sm bg-muted px-4 py-2 text-sm">
+        {message.message}
+      </div>
+      <RelativeTime iso={message.created_at} className="px-1 text-muted-foreground text-xs" />
+    </li>
   );
 }
 
+/** The owner's message; a reply to a website visitor carries the name the visitor sees. */
 function UserItem({ message, onRetry }: { message: ChatMessage; onRetry: Actions['onRetry'] }) {
   const failed = message.local?.state === 'failed';
+  const name = senderNameOf(message);
   return (
-    <li className="flex flex-col items-end gap-1" aria-label="Your message">
+    <li
+      className="flex min-w-0 flex-col items-end gap-1"
+      aria-label={name ? `Your reply to the visitor, as ${name}` : 'Your message'}
+    >
+      {name ? (
+        <span className="max-w-[85%] truncate px-1 font-medium text-muted-foreground text-xs">{name}</span>
+      ) : null}
       <div
         className={cn(
-          'max-w-[85%] whitespace-pre-wrap break-words rounded-2xl rounded-br-sm bg-primary px-4 py-2 text-sm text-primary-foreground',
+          'max-w-[85%] whitespace-pre-wrap wrap-anywhere rounded-2xl rounded-br-sm bg-primary px-4 py-2 text-sm text-primary-foreground',
           message.local?.state === 'sending' && 'opacity-70',
           failed && 'bg-destructive/10 text-foreground ring-1 ring-destructive',
         )}
       >
         {message.message}
       </div>
-      <div className="flex items-center gap-2 text-xs text-muted-foreground">
+      <div className="flex flex-wrap items-center justify-end gap-2 text-xs text-muted-foreground">
         {failed ? (
           <>
             <span className="flex items-center gap-1 text-destructive" role="alert">
@@ -78,7 +98,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
     setTimeout(() => setCopied(false), 1500);
   };
   return (
-    <li className="flex flex-col items-start gap-1.5" aria-label="Answer" aria-busy={inProgress}>
+    <li className="flex min-w-0 flex-col items-start gap-1.5" aria-label="Answer" aria-busy={inProgress}>
       <div className="w-full max-w-[95%] rounded-2xl rounded-bl-sm border bg-card px-4 py-3 text-card-foreground shadow-xs">
         {inProgress && !message.message ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
@@ -106,14 +126,14 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
             <h3 className="mb-1 text-xs font-medium text-muted-foreground">Sources</h3>
             <ol className="grid gap-1">
               {sources.map((source) => (
-                <li key={source.index}>
+                <li key={source.index} className="min-w-0">
                   <button
                     type="button"
                     onClick={() => onCite(source)}
                     className="flex w-full items-baseline gap-2 rounded px-1 py-0.5 text-left text-xs hover:bg-muted focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
                   >
                     <span className="font-medium text-primary">[{source.index}]</span>
-                    <span className="truncate">
+                    <span className="line-clamp-2 min-w-0 wrap-anywhere">
                       {source.item_title}
                       {source.page !== null ? ` · p. ${source.page}` : ''}
                       {headingOf(source) ? ` · ${headingOf(source)}` : ''}

@@ -1,10 +1,10 @@
-import { NEW_CHAT_ID, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
+import { NEW_CHAT_ID, type THandledBy, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import { toast } from 'sonner';
 import { normalizeError } from '../../lib/api-error';
 import { chatApi } from './chat-api';
-import { applyEvent, type ChatMessage, isInProgress, mergeMessages } from './chat-state';
+import { applyEvent, type ChatMessage, type ChatroomState, isInProgress, mergeMessages } from './chat-state';
 import { useChatSocket } from './use-chat-socket';
 
 export const SEND_FAILED = 'Failed to send message';
@@ -16,6 +16,10 @@ interface Options {
   chatroomId: string | undefined;
   initial: TMessage[];
   senderIdentifier: string;
+  /** The chatroom as the sidebar's list has it (source, who handles it); null for a draft. */
+  room?: ChatroomState | null;
+  /** The owner's display name, put on an optimistic reply to a widget visitor. */
+  senderName?: string;
 }
 
 /**
@@ -24,7 +28,14 @@ interface Options {
  * step; deltas apply by offset, and a reconnect or a detected gap refetches and merges by uuid,
  * so nothing is lost or shown twice. `new_chat` is a local draft until its first send.
  */
-export function useChat({ appId, chatroomId, initial, senderIdentifier }: Options) {
+export function useChat({
+  appId,
+  chatroomId,
+  initial,
+  senderIdentifier,
+  room: listed = null,
+  senderName,
+}: Options) {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [messages, setMessages] = useState<ChatMessage[]>(initial);
@@ -34,6 +45,14 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
   const adopting = useRef<string | null>(null);
   /** Events of chatrooms not shown (yet): a new chat's answer may stream before its POST returns. */
   const buffer = useRef<TMessageEvent[]>([]);
+
+  // Who handles the chatroom: the list's word, replaced at once by `chatroom` events and by answers
+  // to our own calls (a send to a visitor takes the chatroom over).
+  const [room, setRoom] = useState<ChatroomState | null>(listed);
+  const listedKey = listed ? `${listed.uuid} ${listed.handled_by} ${listed.waiting_since}` : '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for what the list says
+  useEffect(() => setRoom(listed), [listedKey]);
+  const widgetRoom = room?.source === 'widget';
 
   const commit = useCallback((next: ChatMessage[]) => {
     messagesRef.current = next;
@@ -65,6 +84,7 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
     onEvent(event) {
       if (event.application_uuid !== appId) return;
       if (event.kind === 'chatroom' || event.kind === 'chatroom_deleted') {
+        if (event.kind === 'chatroom' && event.chatroom_uuid === roomRef.current) setRoom(event.chatroom);
         revalidator.revalidate();
         if (event.kind === 'chatroom_deleted' && event.chatroom_uuid === roomRef.current) {
           toast('This chat was deleted.');
@@ -95,7 +115,7 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
         uuid: `local-${Math.random().toString(36).slice(2)}`,
         sender_identifier: senderIdentifier,
         message: text,
-        metadata: { source: 'web' },
+        metadata: { source: 'web', ...(widgetRoom && senderName ? { sender_name: senderName } : {}) },
         status: 'complete',
         run: 0,
         feedback: null,
@@ -110,8 +130,10 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
           message: text,
           sender_identifier: senderIdentifier,
           metadata: { source: 'web' },
-          send_to_user: false,
+          // In a visitor's conversation the owner writes to the visitor (and so takes it over).
+          send_to_user: widgetRoom,
         });
+        if (widgetRoom) setRoom(sent.chatroom);
         const room = sent.chatroom.uuid;
         const wasDraft = roomRef.current === NEW_CHAT_ID;
         roomRef.current = room;
@@ -146,7 +168,26 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
         return false;
       }
     },
-    [appId, senderIdentifier, commit, catchUp, navigate],
+    [appId, senderIdentifier, senderName, widgetRoom, commit, catchUp, navigate],
+  );
+
+  const [handling, setHandling] = useState(false);
+  /** Take over (`human`) or hand back to the assistant; either ends a visitor's wait. */
+  const handle = useCallback(
+    async (handledBy: THandledBy) => {
+      const current = roomRef.current;
+      if (!appId || !current || current === NEW_CHAT_ID) return;
+      setHandling(true);
+      try {
+        const updated = await chatApi.handle(appId, current, handledBy);
+        if (roomRef.current === current) setRoom(updated);
+      } catch (error) {
+        toast.error(normalizeError(error).message);
+      } finally {
+        setHandling(false);
+      }
+    },
+    [appId],
   );
 
   const act = useCallback(
@@ -172,6 +213,9 @@ export function useChat({ appId, chatroomId, initial, senderIdentifier }: Option
 
   return {
     messages,
+    room,
+    handle,
+    handling,
     busy: messages.some((m) => !m.local && isInProgress(m)),
     send,
     retry: (message: ChatMessage) => send(message.message, message.uuid),

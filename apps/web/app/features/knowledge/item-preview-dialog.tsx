@@ -30,13 +30,13 @@ export function ItemPreviewDialog({
         </DialogHeader>
         <ol className="grid gap-3">
           {item?.chunks.map((chunk, index) => (
-            <li key={chunk.id} className="rounded-md border p-3 text-sm">
+            <li key={chunk.id} className="min-w-0 rounded-md border p-3 text-sm">
               <div className="mb-1 flex flex-wrap gap-2 text-muted-foreground text-xs">
                 <span>#{index + 1}</span>
                 {chunk.page ? <span>Page {chunk.page}</span> : null}
-                {chunk.heading ? <span>{chunk.heading}</span> : null}
+                {chunk.heading ? <span className="min-w-0 wrap-anywhere">{chunk.heading}</span> : null}
               </div>
-              <p className="whitespace-pre-wrap break-words">{chunk.content}</p>
+              <p className="whitespace-pre-wrap wrap-anywhere">{chunk.content}</p>
             </li>
           ))}
         </ol>

@@ -5,7 +5,6 @@ import {
   type TProviderKind,
 } from '@cairn/contracts/model-providers';
 import { useCallback, useEffect, useState } from 'react';
-import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
 import {
@@ -18,6 +17,7 @@ import {
 } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
+import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';
 import { KIND_HELP } from './provider-kinds';
@@ -36,7 +36,7 @@ export function ProviderFormDialog({
   provider?: TModelProvider;
 }) {
   const editing = Boolean(provider);
-  const fetcher = useFetcher<ModelsActionData>({ key: `provider-form-${provider?.uuid ?? 'new'}` });
+  const { fetcher, forget } = useDialogFetcher<ModelsActionData>(`provider-form-${provider?.uuid ?? 'new'}`);
   const [kind, setKind] = useState<TProviderKind>(provider?.kind ?? 'openai');
   const result = fetcher.data;
   const errors = result && !result.ok ? result.errors : null;
@@ -46,13 +46,12 @@ export function ProviderFormDialog({
   const idPrefix = `provider-${provider?.uuid ?? 'new'}`;
 
   // Closing forgets the last answer, so the form opens clean next time.
-  const { reset } = fetcher;
   const setOpen = useCallback(
     (next: boolean) => {
-      if (!next) reset();
+      if (!next) forget();
       onOpenChange(next);
     },
-    [reset, onOpenChange],
+    [forget, onOpenChange],
   );
 
   useEffect(() => {

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+
+interface Schema {
+  type?: string;
+  format?: string;
+  enum?: string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+}
+interface Doc {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+}
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Doc;
+  beforeAll(async () => {
+    t = await startTestApp();
+    doc = (await t.call('GET', '/api/docs/json')).body;
+  });
+  afterAll(() => t.close());
+
+  it('lists /api operations only: no web pages, files or catch-alls', () => {
+    const paths = Object.keys(doc.paths);
+    expect(paths.length).toBeGreaterThan(20);
+    expect(paths.filter((p) => !p.startsWith('/api/'))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('/api/docs'))).toEqual([]);
+  });
+
+  it('documents JSON request bodies from the route schemas', () => {
+    const patch = doc.paths['/api/applications/{appId}/']?.patch?.requestBody?.content;
+    expect(Object.keys(patch ?? {})).toEqual(['application/json']);
+    expect(Object.keys(patch?.['application/json']?.schema.properties ?? {})).toContain('instructions');
+  });
+
+  it.each([
+    ['/api/applications/', ['name', 'items[0].type', 'items[0].value', 'items[0].title']],
+    ['/api/applications/{appId}/knowledge/', ['items[0].type', 'items[0].value', 'items[0].title']],
+  ])('documents the form fields of POST %s, for multipart and JSON', (path, fields) => {
+    const content = doc.paths[path]?.post?.requestBody?.content ?? {};
+    expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    const multipart = content['multipart/form-data']!.schema;
+    expect(Object.keys(multipart.properties ?? {})).toEqual(
+      expect.arrayContaining([...fields, 'items[0].file', 'items[0].crawl_depth']),
+    );
+    expect(multipart.properties?.['items[0].file']).toMatchObject({ type: 'string', format: 'binary' });
+    expect(multipart.properties?.['items[0].type']?.enum).toEqual(['file', 'text', 'url']);
+    // JSON carries strings only: no files.
+    const json = content['application/json']!.schema;
+    expect(Object.keys(json.properties ?? {})).toEqual(expect.arrayContaining(fields));
+    expect(json.properties?.['items[0].file']).toBeUndefined();
+  });
+
+  it('requires what the server requires: a name to create an application, an item to add knowledge', () => {
+    const required = (path: string) =>
+      doc.paths[path]?.post?.requestBody?.content['multipart/form-data']?.schema.required;
+    expect(required('/api/applications/')).toEqual(['name']);
+    expect(required('/api/applications/{appId}/knowledge/')).toEqual(['items[0].type']);
+  });
+
+  it('describes a form the server accepts as documented', async () => {
+    const { token } = await t.signUp();
+    const fields = doc.paths['/api/applications/']!.post!.requestBody!.content['multipart/form-data']!.schema;
+    const form = new FormData();
+    form.set('name', 'Documented');
+    form.set('items[0].type', 'text');
+    form.set('items[0].value', 'We open at nine.');
+    form.set('items[1].type', 'file');
+    form.set('items[1].file', new Blob(['Closed on Sundays.']), 'hours.txt');
+    for (const key of form.keys()) {
+      expect(Object.keys(fields.properties ?? {})).toContain(key.replace(/^items\[\d+\]/, 'items[0]'));
+    }
+    const created = await t.call('POST', '/api/applications/', { token, form });
+    expect(created.status).toBe(201);
+    const items = await t.call('GET', `/api/applications/${created.body.uuid}/knowledge/`, { token });
+    expect(items.body).toHaveLength(2);
+  });
+});

@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** The signal that ended the process, else its exit code. */
+  exited: Promise<NodeJS.Signals | number | null>;
+  /** Everything it printed so far (stdout and stderr). */
+  output: () => string;
+}
+
+/**
+ * `src/server.ts` as its own process, as `npm start` runs it (`node --import tsx` keeps the server
+ * in this one process, so a SIGKILL hits the server itself).
+ */
+export function startServer(env: Record<string, string>, started: ChildProcess[]): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  return { child, exited, output: () => output };
+}
+
+/** Waits until `/api/health/` answers, or fails at once if the process ends first. */
+export async function waitHealthy(port: number, exited: Promise<unknown>) {
+  const deadline = Date.now() + 60_000;
+  let gone = false;
+  void exited.then(() => {
+    gone = true;
+  });
+  while (Date.now() < deadline && !gone) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health/`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('server did not become healthy');
+}
