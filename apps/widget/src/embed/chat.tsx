@@ -32,13 +32,21 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
   stateRef.current = state;
   const announced = useRef(new Set<string>());
 
-  async function load(uuid: string) {
+  /** Reads the conversation; what it holds is told to the host page only when `announce` is set. */
+  async function load(uuid: string, announce = false) {
     if (!api) return;
     try {
       const data = await api.call<TWidgetConversationMessages>('GET', `/conversations/${uuid}/`);
       if (api.conversationUuid !== uuid) return;
-      for (const m of data.messages) announced.current.add(m.uuid);
-      setState({ conversation: data.conversation, messages: data.messages });
+      if (!announce) for (const m of data.messages) announced.current.add(m.uuid);
+      // Merged, not replaced: events applied while the read was under way may be newer.
+      const held = stateRef.current;
+      const next = {
+        conversation: data.conversation,
+        messages: mergeMessages(held.conversation?.uuid === uuid ? held.messages : [], data.messages),
+      };
+      stateRef.current = next;
+      setState(next);
     } catch (err) {
       if (err instanceof VisitorApiError && err.status === 404) api.setConversation(null);
       else if (err instanceof VisitorApiError && (err.status === 401 || err.status === 403))
@@ -110,6 +118,8 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
     state,
     unavailable,
     load,
+    /** The state as of now, for code that resumes after an await (a render's `state` may be stale). */
+    current: () => stateRef.current,
     set(next: ConversationState) {
       stateRef.current = next;
       setState(next);
@@ -123,7 +133,7 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
     [boot],
   );
   const [config, setConfig] = useState(initialConfig);
-  const { state, unavailable, load, set } = useConversation(boot, api);
+  const { state, unavailable, load, current, set } = useConversation(boot, api);
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -186,11 +196,18 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
         page_url: pageUrl.current,
       });
       api.setConversation(res.conversation.uuid);
-      const current = state.conversation?.uuid === res.conversation.uuid ? state.messages : [];
+      const held = current();
+      const isNew = held.conversation?.uuid !== res.conversation.uuid;
       set({
         conversation: res.conversation,
-        messages: mergeMessages(current, res.answer ? [res.message, res.answer] : [res.message]),
+        messages: mergeMessages(
+          isNew ? [] : held.messages,
+          res.answer ? [res.message, res.answer] : [res.message],
+        ),
       });
+      // The stream's events of a conversation the chat did not hold yet were left out, and a fast
+      // answer may have finished among them: read the conversation once to catch up.
+      if (isNew) void load(res.conversation.uuid, true);
       setDraft('');
     } catch (err) {
       // The text stays in the box: nothing typed is lost.

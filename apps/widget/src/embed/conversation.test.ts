@@ -68,6 +68,10 @@ describe('the widget conversation', () => {
     expect(mergeMessages([done], [late])).toEqual([done]);
     const regenerated = msg({ text: '', status: 'pending', run: 2 });
     expect(mergeMessages([done], [regenerated])).toEqual([regenerated]);
+    // The send's own snapshot of the answer, older than the deltas already applied, changes nothing.
+    const streamed = msg({ text: 'Park', status: 'streaming' });
+    expect(mergeMessages([streamed], [msg({})])).toEqual([streamed]);
+    expect(mergeMessages([msg({})], [streamed])).toEqual([streamed]);
     const first = msg({ uuid: 'q', role: 'visitor', created_at: '2026-11-22T10:00:00.500Z' });
     expect(mergeMessages([done], [first]).map((m) => m.uuid)).toEqual(['q', 'm1']);
   });

@@ -23,7 +23,9 @@ export function mergeMessages(messages: TWidgetMessage[], incoming: TWidgetMessa
 function isOlder(incoming: TWidgetMessage, held: TWidgetMessage): boolean {
   if (incoming.run !== held.run) return incoming.run < held.run;
   const done = (m: TWidgetMessage) => m.status !== 'pending' && m.status !== 'streaming';
-  return done(held) && !done(incoming);
+  if (done(incoming)) return false;
+  // A snapshot taken before deltas already applied (the send's own answer) is older too.
+  return done(held) || incoming.text.length < held.text.length;
 }
 
 /**
