@@ -43,7 +43,32 @@ export const ZChatCompletionRequest = z.object({
   temperature: z.number({ error: 'Must be a number' }).min(0, 'At least 0').max(2, 'At most 2').nullish(),
   max_tokens: ZTokenLimit,
   max_completion_tokens: ZTokenLimit,
-  n: z.literal(1, { error: 'Only n = 1 is supported' }).nullish(),
+  n: z.literal(1, { error: 'Only n = 1 is supported: one answer per request' }).nullish(),
+  // What the answer cannot honour is refused rather than dropped: a client that asked for tool calls
+  // or JSON would otherwise take a plain cited answer for what it asked. Empty or neutral values, which
+  // clients send by default, pass.
+  tools: z
+    .array(z.unknown(), { error: 'Must be a list' })
+    .max(0, 'Tools are not supported: the application answers from its knowledge and calls no tools')
+    .nullish(),
+  tool_choice: z
+    .enum(['none', 'auto'], { error: "Only 'none' or 'auto' is supported: tools are not" })
+    .nullish(),
+  /** The deprecated form of `tools`, refused alike. */
+  functions: z
+    .array(z.unknown(), { error: 'Must be a list' })
+    .max(0, 'Functions are not supported: the application answers from its knowledge and calls none')
+    .nullish(),
+  function_call: z
+    .enum(['none', 'auto'], { error: "Only 'none' or 'auto' is supported: functions are not" })
+    .nullish(),
+  response_format: z
+    .looseObject({
+      type: z.literal('text', {
+        error: "Only type 'text' is supported: the answer is text with inline [n] citations",
+      }),
+    })
+    .nullish(),
   /** Cairn: continue this stored conversation (its history is used; earlier `messages` are not). */
   conversation_id: z.uuid({ error: 'Not a valid conversation id' }).nullish(),
 });

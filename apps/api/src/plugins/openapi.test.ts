@@ -8,8 +8,13 @@ interface Schema {
   properties?: Record<string, Schema>;
   required?: string[];
 }
+interface Operation {
+  tags?: string[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses?: Record<string, { content?: Record<string, { schema: Schema }> }>;
+}
 interface Doc {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  paths: Record<string, Record<string, Operation>>;
 }
 
 describe('the OpenAPI document', () => {
@@ -50,6 +55,20 @@ describe('the OpenAPI document', () => {
     const json = content['application/json']!.schema;
     expect(Object.keys(json.properties ?? {})).toEqual(expect.arrayContaining(fields));
     expect(json.properties?.['items[0].file']).toBeUndefined();
+  });
+
+  it('documents the OpenAI-compatible completions, whole as JSON and streamed as chunk events', () => {
+    const operation = doc.paths['/api/v1/chat/completions']?.post;
+    expect(operation?.tags).toEqual(['openai-compatible']);
+    const ok = operation?.responses?.['200']?.content ?? {};
+    expect(Object.keys(ok).sort()).toEqual(['application/json', 'text/event-stream']);
+    expect(ok['application/json']!.schema.properties?.object?.enum).toEqual(['chat.completion']);
+    const chunk = ok['text/event-stream']!.schema;
+    expect(chunk.properties?.object?.enum).toEqual(['chat.completion.chunk']);
+    expect(Object.keys(chunk.properties ?? {})).toEqual(
+      expect.arrayContaining(['choices', 'usage', 'sources', 'conversation_id']),
+    );
+    expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '409']));
   });
 
   it('requires what the server requires: a name to create an application, an item to add knowledge', () => {

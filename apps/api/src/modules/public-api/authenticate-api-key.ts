@@ -28,18 +28,27 @@ export const BAD_KEYS_PER_MINUTE = 20;
 const rateLimited = (message: string, retryAfter: number, code: string) =>
   new OpenAIError(429, message, 'requests', code, null, true, { 'retry-after': String(retryAfter) });
 
+const rateLimitHeaders = (limit: number, remaining: number, resetSeconds: number) => ({
+  'x-ratelimit-limit-requests': String(limit),
+  'x-ratelimit-remaining-requests': String(Math.max(0, remaining)),
+  'x-ratelimit-reset-requests': `${resetSeconds}s`,
+});
+
 /**
  * The `/api/v1` principal (DESIGN §8): `Authorization: Bearer cairn_…` only. The checksum catches a
  * mistyped key before any lookup; the key is found by its hash and compared in constant time; it is
  * looked up on every request, so a deleted key stops at once in every process. Each key has its own
- * requests-per-minute limit, counted in the database, reported in `x-ratelimit-*` on every answer.
+ * requests-per-minute limit, counted in the database, reported in `x-ratelimit-*`. Every answer
+ * carries those headers: before a key is accepted they are the address's budget of failed checks,
+ * the only limit that applies then.
  */
 export function apiKeyAuthenticator(app: FastifyInstance) {
   /** Addresses that failed too often, refused without a lookup until the window ends (this process). */
   const blocked = new Map<string, number>();
 
-  async function refuse(request: FastifyRequest, message: string): Promise<never> {
+  async function refuse(request: FastifyRequest, reply: FastifyReply, message: string): Promise<never> {
     const hit = await countHit(app.database, `v1-bad-key:ip:${request.ip}`, 60);
+    reply.headers(rateLimitHeaders(BAD_KEYS_PER_MINUTE, BAD_KEYS_PER_MINUTE - hit.count, hit.resetSeconds));
     if (hit.count > BAD_KEYS_PER_MINUTE) {
       blocked.set(request.ip, Date.now() + hit.resetSeconds * 1000);
       throw rateLimited(
@@ -56,6 +65,7 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
     if (until !== undefined) {
       const wait = Math.ceil((until - Date.now()) / 1000);
       if (wait > 0) {
+        reply.headers(rateLimitHeaders(BAD_KEYS_PER_MINUTE, 0, wait));
         throw rateLimited(
           `Too many requests with invalid API keys from your address. Try again in ${wait} seconds.`,
           wait,
@@ -66,7 +76,9 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
     }
     const header = request.headers.authorization?.trim();
     if (!header) {
-      throw invalidApiKey(
+      return refuse(
+        request,
+        reply,
         "You didn't provide an API key. Send it as `Authorization: Bearer <key>`; create keys on the application's API keys page.",
       );
     }
@@ -75,12 +87,14 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
     if (!token?.startsWith(API_KEY_PREFIX)) {
       return refuse(
         request,
+        reply,
         `Only application API keys (${API_KEY_PREFIX}…) are accepted here, as \`Authorization: Bearer <key>\`; session tokens are not.`,
       );
     }
     if (!isWellFormedApiKey(token)) {
       return refuse(
         request,
+        reply,
         'Incorrect API key provided: it is not a complete Cairn key (its checksum does not match).',
       );
     }
@@ -92,19 +106,15 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
       .where(eq(apiKeys.keyHash, keyHash))
       .limit(1);
     if (!row || !timingSafeEqual(Buffer.from(row.key.keyHash), Buffer.from(keyHash))) {
-      return refuse(request, 'Incorrect API key provided. It may have been deleted.');
+      return refuse(request, reply, 'Incorrect API key provided. It may have been deleted.');
     }
     if (row.key.expiresAt && row.key.expiresAt.getTime() <= Date.now()) {
-      return refuse(request, `This API key expired at ${row.key.expiresAt.toISOString()}.`);
+      return refuse(request, reply, `This API key expired at ${row.key.expiresAt.toISOString()}.`);
     }
 
     const limit = row.key.requestsPerMinute;
     const hit = await countHit(app.database, `v1-key:${row.key.id}`, 60);
-    reply.headers({
-      'x-ratelimit-limit-requests': String(limit),
-      'x-ratelimit-remaining-requests': String(Math.max(0, limit - hit.count)),
-      'x-ratelimit-reset-requests': `${hit.resetSeconds}s`,
-    });
+    reply.headers(rateLimitHeaders(limit, limit - hit.count, hit.resetSeconds));
     if (hit.count > limit) {
       throw rateLimited(
         `Rate limit reached for this API key: ${limit} requests per minute. Try again in ${hit.resetSeconds} seconds.`,

@@ -40,6 +40,22 @@ function usageOf(message: TMessage): TCompletionUsage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/**
+ * A person took the conversation over: the assistant does not answer in it, so there is no answer to
+ * wait for. A 409 the client should not retry, whether or not the question got stored first.
+ */
+const handledByHuman = (stored: boolean) =>
+  new OpenAIError(
+    409,
+    'A person handles this conversation (its owner took it over), so the application does not answer in it. ' +
+      (stored
+        ? 'Your question was stored for them.'
+        : 'Your question was not stored; start a new conversation by leaving out `conversation_id`.'),
+    'invalid_request_error',
+    'conversation_handled_by_human',
+    'conversation_id',
+  );
+
 const sourcesOf = (message: TMessage) => (message.metadata.sources ?? []) as TSource[];
 const finishReasonOf = (message: TMessage) =>
   message.metadata.finish_reason === 'length' ? 'length' : 'stop';
@@ -87,6 +103,8 @@ export async function completeChat(
         'conversation_id',
       );
     }
+    // Refused before anything is stored: the client learns it must not wait for an answer.
+    if (chatroom.handledBy === 'human') throw handledByHuman(false);
   }
 
   const answerUuid = randomUUID();
@@ -114,11 +132,16 @@ export async function completeChat(
   });
   // A client that goes away stops listening; the answer is still finished and stored for the owner.
   // (The response's `close`: the request's fires as soon as its body is read.)
+  // Taken over between the check above and the store: the question is kept, but nobody will answer.
+  if (!posted.answer) {
+    follower.close();
+    throw handledByHuman(true);
+  }
   reply.raw.once('close', () => follower.close());
 
   const head = {
     id: `chatcmpl-${answerUuid.replaceAll('-', '')}`,
-    created: Math.floor(Date.parse(posted.answer!.created_at) / 1000),
+    created: Math.floor(Date.parse(posted.answer.created_at) / 1000),
     model: application.uuid,
     conversation_id: posted.chatroom.uuid,
   };

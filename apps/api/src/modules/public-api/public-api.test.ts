@@ -324,6 +324,49 @@ describe('POST /api/v1/chat/completions with a provider model', () => {
     expect(rooms.filter((r) => r.uuid === first.conversation_id)).toHaveLength(1);
   });
 
+  it('refuses (409, not retried, nothing stored) a conversation its owner took over, streamed or not', async () => {
+    fake.set({ reply: 'Three years [1].' });
+    const first = (await client(keyP).chat.completions.create({
+      model: appP,
+      messages: [{ role: 'user', content: 'How long is the X200 warranty?' }],
+    })) as unknown as { conversation_id: string };
+    const room = `/api/applications/${appP}/chatrooms/${first.conversation_id}/`;
+    const takeover = await t.call('PATCH', room, { token: owner.token, json: { handled_by: 'human' } });
+    expect(takeover.status).toBe(200);
+    const storedMessages = async () =>
+      (await t.call('GET', `${room}messages/`, { token: owner.token })).body.messages.length as number;
+    const before = await storedMessages();
+    const again = {
+      model: appP,
+      messages: [{ role: 'user' as const, content: 'Do I need to register it?' }],
+      conversation_id: first.conversation_id,
+    };
+
+    const error = await client(keyP, { maxRetries: 2 })
+      .chat.completions.create(again)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.ConflictError);
+    const conflict = error as InstanceType<typeof OpenAI.ConflictError>;
+    expect(conflict.headers?.get('x-should-retry')).toBe('false');
+    expect(conflict.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'conversation_handled_by_human',
+      param: 'conversation_id',
+    });
+    expect(conflict.message).toMatch(/A person handles this conversation/);
+    const streamed = await v1('POST', '/chat/completions', keyP, { ...again, stream: true });
+    expect(streamed.status).toBe(409);
+    expect(streamed.headers.get('x-should-retry')).toBe('false');
+    expect(streamed.body.error.code).toBe('conversation_handled_by_human');
+    expect(await storedMessages()).toBe(before);
+    expect(fake.requests.filter((r) => r.path === '/chat/completions')).toHaveLength(1);
+
+    // Handed back, the conversation is answered again.
+    await t.call('PATCH', room, { token: owner.token, json: { handled_by: 'assistant' } });
+    const answered = await client(keyP).chat.completions.create(again);
+    expect(answered.choices[0]!.message.content).toBe('Three years [1].');
+  });
+
   it('turns a provider that refuses its key into a 502 the client does not retry', async () => {
     fake.set({ apiKey: 'another-key' });
     const roomsBefore = (await chatroomsOf(appP)).length;
@@ -388,6 +431,20 @@ describe('authentication and errors', () => {
     expect(tokenScheme.status).toBe(401);
   });
 
+  it("reports the address's bad-key budget in x-ratelimit-* on a refused key", async () => {
+    const remaining = async (key: string | undefined) => {
+      const res = await v1('GET', '/models', key);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('x-ratelimit-limit-requests')).toBe(String(BAD_KEYS_PER_MINUTE));
+      expect(res.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
+      return Number(res.headers.get('x-ratelimit-remaining-requests'));
+    };
+    const first = await remaining(undefined);
+    expect(first).toBeLessThan(BAD_KEYS_PER_MINUTE);
+    // In the same minute, every failed check spends one (a new minute starts the budget again).
+    expect([first - 1, BAD_KEYS_PER_MINUTE - 1]).toContain(await remaining(`cairn_${'x'.repeat(38)}`));
+  });
+
   it('refuses an API key on owner endpoints and the socket', async () => {
     for (const scheme of ['Bearer', 'Token']) {
       const res = await t.call('GET', '/api/applications/', {
@@ -437,6 +494,17 @@ describe('authentication and errors', () => {
     ['temperature over 2', { temperature: 3 }, 'temperature'],
     ['max_tokens 0', { max_tokens: 0 }, 'max_tokens'],
     ['n 2', { n: 2 }, 'n'],
+    ['tools', { tools: [{ type: 'function', function: { name: 'lookup' } }] }, 'tools'],
+    ['tool_choice required', { tool_choice: 'required' }, 'tool_choice'],
+    ['a forced tool', { tool_choice: { type: 'function', function: { name: 'lookup' } } }, 'tool_choice'],
+    ['legacy functions', { functions: [{ name: 'lookup' }] }, 'functions'],
+    ['a forced legacy function', { function_call: { name: 'lookup' } }, 'function_call'],
+    ['a JSON response format', { response_format: { type: 'json_object' } }, 'response_format.type'],
+    [
+      'a JSON schema response format',
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: {} } } },
+      'response_format.type',
+    ],
     ['stream as text', { stream: 'yes' }, 'stream'],
     ['a forged conversation id', { conversation_id: 'not-a-uuid' }, 'conversation_id'],
     ['no model', { model: undefined }, 'model'],
@@ -446,6 +514,29 @@ describe('authentication and errors', () => {
     expect(res.body.error).toMatchObject({ type: 'invalid_request_error', param });
     expect(res.body.error.message.length).toBeGreaterThan(10);
     expect(res.headers.get('x-should-retry')).toBe('false');
+  });
+
+  it('accepts and ignores the harmless fields clients send', async () => {
+    const data = await client(keyA).chat.completions.create(
+      ask('How long is the warranty of the X200?', {
+        user: 'user-1234',
+        n: 1,
+        seed: 7,
+        top_p: 1,
+        presence_penalty: 0,
+        frequency_penalty: 0,
+        logprobs: false,
+        parallel_tool_calls: false,
+        tools: [],
+        tool_choice: 'none',
+        response_format: { type: 'text' },
+        stream_options: null,
+        stop: null,
+        metadata: { team: 'support' },
+        store: false,
+      }),
+    );
+    expect(data.choices[0]!.message.content).toContain('three-year warranty');
   });
 
   it('refuses what is not a JSON request, huge bodies and unknown paths in the OpenAI shape', async () => {
@@ -489,13 +580,20 @@ describe('authentication and errors', () => {
 
   // Last: it blocks this test's address for the rest of the minute.
   it('throttles an address that keeps sending bad keys, even once it sends a good one', async () => {
-    let last = 0;
+    let last: Awaited<ReturnType<typeof v1>> | undefined;
     for (let i = 0; i <= BAD_KEYS_PER_MINUTE; i++) {
-      last = (await v1('GET', '/models', `cairn_${'x'.repeat(38)}`)).status;
+      last = await v1('GET', '/models', `cairn_${'x'.repeat(38)}`);
     }
-    expect(last).toBe(429);
+    expect(last!.status).toBe(429);
     const good = await v1('GET', '/models', keyA);
     expect(good.status).toBe(429);
     expect(good.body.error.code).toBe('too_many_invalid_keys');
+    for (const refused of [last!, good]) {
+      expect(refused.headers.get('x-ratelimit-limit-requests')).toBe(String(BAD_KEYS_PER_MINUTE));
+      expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+      expect(refused.headers.get('x-ratelimit-reset-requests')).toBe(
+        `${refused.headers.get('retry-after')}s`,
+      );
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { PUBLIC_API_BASE_PATH } from '@cairn/contracts/api-keys';
 import {
   ZChatCompletion,
+  ZChatCompletionChunk,
   ZChatCompletionRequest,
   ZOpenAIErrorBody,
   ZPublicModel,
@@ -82,7 +83,7 @@ async function publicApi(fastify: FastifyInstance) {
           '`chat.completion.chunk` objects (the first delta carries `role`, the last chunk with choices carries ' +
           '`finish_reason` and `sources`), one more chunk with `choices: []` and `usage` when ' +
           '`stream_options.include_usage`, then `data: [DONE]`; a failure after the first chunk is sent as ' +
-          '`data: {"error": …}`.\n\n' +
+          '`data: {"error": …}`. Tools, `n` > 1 and a `response_format` other than text are refused (400).\n\n' +
           'Cairn fields that standard clients ignore: `sources` (the cited passages, `index` = the `[n]` in the ' +
           'text) and `conversation_id` (also in the `x-cairn-conversation-id` header). Every call is stored as ' +
           'a conversation of the application (source `api`). To continue one without resending the history, ' +
@@ -90,11 +91,21 @@ async function publicApi(fastify: FastifyInstance) {
           'JavaScript: add it to the create() parameters); its stored turns are then the history and earlier ' +
           "request messages are not used. Usage is the provider's reported tokens, or a real tokenizer's " +
           'count (cl100k_base) for the built-in models. A provider failure is a 502 (`x-should-retry: false`) ' +
-          'or, when a retry may succeed, a 503 (`x-should-retry: true`).',
+          'or, when a retry may succeed, a 503 (`x-should-retry: true`). A conversation its owner took over ' +
+          '(`handled_by: human`) is not answered: a 409 (`conversation_handled_by_human`).',
         body: ZChatCompletionRequest,
         response: {
-          200: ZChatCompletion,
+          200: {
+            description:
+              'The completion, or with `stream: true` server-sent events: each `data:` line one ' +
+              '`chat.completion.chunk`, then `data: [DONE]`.',
+            content: {
+              'application/json': { schema: ZChatCompletion },
+              'text/event-stream': { schema: ZChatCompletionChunk },
+            },
+          },
           ...errors,
+          409: ZOpenAIErrorBody,
           502: ZOpenAIErrorBody,
           503: ZOpenAIErrorBody,
         },
