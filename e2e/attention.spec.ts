@@ -125,6 +125,14 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await expect(dialog).toBeHidden();
   await expect(vouchers).toHaveCount(0);
   await expect(sidebar.getByRole('link', { name: 'Needs attention 2 items' })).toBeVisible();
+  // Its ingestion shows right here, live, until it is ready.
+  const added = page.getByRole('list', { name: 'Added to knowledge' });
+  const item = added.getByRole('listitem', { name: 'Do you sell gift vouchers?' });
+  await expect(item).toContainText('Ready', { timeout: 30_000 });
+  await expect(item).toContainText('the assistant answers this question from it now');
+  // Checked once the toast is gone: axe would measure it half-transparent while it fades.
+  await expect(page.getByText('Added to the knowledge base')).toBeHidden();
+  await checkA11y();
 
   // Dismiss, confirmed.
   const dog = unanswered.getByRole('listitem', { name: 'Are dogs welcome?' });
@@ -147,7 +155,8 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await expect(page.getByText('No answer was rated bad.')).toBeVisible();
   await expect(page.getByRole('heading', { name: /^Bad answers/ })).toBeFocused();
 
-  // The new item shows its ingestion on the knowledge base page.
-  await page.goto(`/applications/${app.uuid}/knowledge-base`);
+  // The new item is in the knowledge base, one click away.
+  await page.getByRole('link', { name: 'Open the knowledge base' }).click();
+  await expect(page).toHaveURL(new RegExp(`/applications/${app.uuid}/knowledge-base$`));
   await expect(page.getByRole('main').getByText('Do you sell gift vouchers?')).toBeVisible();
 });

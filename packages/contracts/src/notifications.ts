@@ -18,6 +18,13 @@ export const ZNotificationEvent = z.enum(NOTIFICATION_EVENTS, {
 });
 export type TNotificationEvent = z.infer<typeof ZNotificationEvent>;
 
+/**
+ * What a notification is about: one of the events, or `test`, the bell's entry of "send me a test",
+ * which no profile names: it goes to no other channel and is not news for the digest.
+ */
+export const NOTIFICATION_KINDS = [...NOTIFICATION_EVENTS, 'test'] as const;
+export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
 export const NOTIFICATION_CHANNELS = ['email', 'push', 'slack', 'in_app'] as const;
 export const ZNotificationChannel = z.enum(NOTIFICATION_CHANNELS, {
   error: `Must be one of: ${NOTIFICATION_CHANNELS.join(', ')}`,
@@ -146,7 +153,7 @@ export const DEFAULT_NOTIFICATION_PROFILE: TNotificationProfile = {
 
 export const ZNotification = z.object({
   uuid: z.uuid(),
-  event: ZNotificationEvent,
+  event: z.enum(NOTIFICATION_KINDS),
   title: z.string(),
   body: z.string(),
   /** The web app path it points at (a conversation, the knowledge base, the integrations). */

@@ -14,6 +14,7 @@ import { PageHeader } from '../components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
+import { AddedItems } from '../features/attention/added-items';
 import {
   type AttentionActionData,
   attentionAction,
@@ -21,6 +22,7 @@ import {
 } from '../features/attention/attention.server';
 import { focusSection, SECTION_IDS } from '../features/attention/focus-section';
 import { UnansweredRow } from '../features/attention/unanswered-row';
+import { useAddedItems } from '../features/attention/use-added-items';
 import { useNow } from '../features/attention/use-now';
 import { waitedFor } from '../features/attention/waited-for';
 import { RelativeTime } from '../features/chat/relative-time';
@@ -47,6 +49,7 @@ export default function Attention({ loaderData, params }: Route.ComponentProps) 
   const { selected } = useNavigationData();
   const revalidator = useRevalidator();
   const appId = params.appId;
+  const { added, add } = useAddedItems(appId);
 
   let body: ReactNode;
   if (attention === null) {
@@ -64,7 +67,8 @@ export default function Attention({ loaderData, params }: Route.ComponentProps) 
   } else if (
     !attention.waiting.length &&
     !attention.unanswered.length &&
-    !attention.negative_feedback.length
+    !attention.negative_feedback.length &&
+    !added.length
   ) {
     body = (
       <EmptyState
@@ -106,9 +110,10 @@ export default function Attention({ loaderData, params }: Route.ComponentProps) 
           description="Questions your knowledge does not cover, similar ones together. Answer one to add it to the knowledge base."
           empty="Every question was answered from your knowledge."
           count={attention.unanswered.length}
+          after={<AddedItems appId={appId} items={added} />}
         >
           {attention.unanswered.map((question) => (
-            <UnansweredRow key={question.uuid} appId={appId} question={question} />
+            <UnansweredRow key={question.uuid} appId={appId} question={question} onAdded={add} />
           ))}
         </Section>
         <Section
@@ -141,6 +146,7 @@ function Section({
   empty,
   count,
   children,
+  after,
 }: {
   id: string;
   title: string;
@@ -148,6 +154,8 @@ function Section({
   empty: string;
   count: number;
   children: ReactNode;
+  /** Shown below the entries (or the empty line). */
+  after?: ReactNode;
 }) {
   return (
     <section aria-labelledby={id} className="grid gap-4">
@@ -169,6 +177,7 @@ function Section({
       ) : (
         <p className="rounded-xl border border-dashed px-4 py-3 text-muted-foreground text-sm">{empty}</p>
       )}
+      {after}
     </section>
   );
 }

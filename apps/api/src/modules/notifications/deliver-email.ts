@@ -10,15 +10,60 @@ import { unsubscribeUrl } from './unsubscribe.ts';
 export const EMAIL_QUEUE = 'notification-email';
 export interface EmailJob {
   notificationId: number;
+  /** Sends that failed so far (absent in jobs queued before it was counted). */
+  failures?: number;
 }
+
+/**
+ * The waits before trying again an e-mail whose sending failed (the mailer refused, the database
+ * went away): about 22 hours in all, after which the e-mail is given up.
+ */
+export const EMAIL_RETRY_DELAYS_MS = [1, 5, 15, 60, 180, 360, 720].map((minutes) => minutes * 60_000);
 
 /**
  * Wakes a worker when the e-mail is due. The row holds the truth (status, due time); a job that
  * fires early or twice only re-reads it.
  */
-export async function queueNotificationEmail(app: FastifyInstance, notificationId: number, dueAt: Date) {
+export async function queueNotificationEmail(
+  app: FastifyInstance,
+  notificationId: number,
+  dueAt: Date,
+  failures = 0,
+) {
   const seconds = Math.max(0, Math.ceil((dueAt.getTime() - app.notifications.clock().getTime()) / 1000));
-  await app.jobs.send<EmailJob>(EMAIL_QUEUE, { notificationId }, { startAfter: seconds, retryLimit: 5 });
+  await app.jobs.send<EmailJob>(
+    EMAIL_QUEUE,
+    { notificationId, failures },
+    { startAfter: seconds, retryLimit: 5 },
+  );
+}
+
+/**
+ * One run of an e-mail job. A failed send is tried again after the next wait of
+ * `EMAIL_RETRY_DELAYS_MS`; when they are spent the e-mail is given up (`skipped`) and logged, so
+ * a mailer that stays broken does not make a job a minute forever.
+ */
+export async function runEmailJob(app: FastifyInstance, job: EmailJob): Promise<void> {
+  const { notificationId, failures = 0 } = job;
+  try {
+    await deliverNotificationEmail(app, notificationId, failures);
+  } catch (err) {
+    const delay = EMAIL_RETRY_DELAYS_MS[failures];
+    if (delay === undefined) {
+      app.log.error({ err, notificationId, failures: failures + 1 }, 'notification e-mail failed; giving up');
+      await app.db
+        .update(notifications)
+        .set({ emailStatus: 'skipped' })
+        .where(and(eq(notifications.id, notificationId), eq(notifications.emailStatus, 'pending')));
+      return;
+    }
+    app.log.error(
+      { err, notificationId, failures: failures + 1, retryInMs: delay },
+      'notification e-mail failed; trying again later',
+    );
+    const retryAt = new Date(app.notifications.clock().getTime() + delay);
+    await queueNotificationEmail(app, notificationId, retryAt, failures + 1);
+  }
 }
 
 export type EmailOutcome = 'sent' | 'waiting' | 'held' | 'skipped' | 'gone';
@@ -32,6 +77,7 @@ export type EmailOutcome = 'sent' | 'waiting' | 'held' | 'skipped' | 'gone';
 export async function deliverNotificationEmail(
   app: FastifyInstance,
   notificationId: number,
+  failures = 0,
 ): Promise<EmailOutcome> {
   const now = app.notifications.clock();
   const [row] = await app.db
@@ -40,7 +86,7 @@ export async function deliverNotificationEmail(
     .where(and(eq(notifications.id, notificationId), eq(notifications.emailStatus, 'pending')));
   if (!row) return 'gone';
   if (row.emailDueAt && row.emailDueAt > now) {
-    await queueNotificationEmail(app, row.id, row.emailDueAt);
+    await queueNotificationEmail(app, row.id, row.emailDueAt, failures);
     return 'waiting';
   }
   const event = row.event as TNotificationEvent;
@@ -61,7 +107,8 @@ export async function deliverNotificationEmail(
     const end = quietHoursEnd(now, profile.quiet_hours);
     if (end) {
       await app.db.update(notifications).set({ emailDueAt: end }).where(eq(notifications.id, row.id));
-      await queueNotificationEmail(app, row.id, end);
+      // The failures so far still count: quiet hours every night must not reset the bound.
+      await queueNotificationEmail(app, row.id, end, failures);
       return 'held';
     }
   }

@@ -1,5 +1,5 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { DIGEST_QUEUE, sendDueDigests } from './digest.ts';
@@ -115,5 +115,44 @@ describe('digest', () => {
     expect(await res.json()).toEqual({ event: 'digest', email: false });
     const profile = await t.call('GET', '/api/notification-profile/', { token: alice.token });
     expect(profile.body).toMatchObject({ digest: 'off', events: DEFAULT_NOTIFICATION_PROFILE.events });
+  });
+
+  it('leaves "send me a test" out, and sends again at the next run when the e-mail failed', async () => {
+    const daily = { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'daily', digest_hour: 8, time_zone: 'UTC' };
+    expect(
+      (await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: daily })).status,
+    ).toBe(200);
+    at('2026-06-01T10:00:00Z');
+    await failure('http://127.0.0.1:1/fourth');
+    const test = await t.call('POST', '/api/notifications/test/', {
+      token: alice.token,
+      json: { channel: 'in_app' },
+    });
+    expect(test.status).toBe(200);
+
+    const send = t.app.mailer.send.bind(t.app.mailer);
+    const refused = vi.spyOn(t.app.mailer, 'send').mockImplementation(async (to, mail) => {
+      if (to === alice.user.email) throw new Error('SMTP is down');
+      return send(to, mail);
+    });
+    const before = mailsTo(alice.user.email).length;
+    try {
+      at('2026-06-02T08:00:00Z');
+      expect(await sendDueDigests(t.app)).toEqual([]);
+    } finally {
+      refused.mockRestore();
+    }
+    expect(mailsTo(alice.user.email)).toHaveLength(before);
+    // The run 10 minutes later, in the same hour, finds the digest unsent and sends it.
+    at('2026-06-02T08:10:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    const mail = mailsTo(alice.user.email).at(-1)!;
+    expect(mail.subject).toBe('Your daily Cairn digest: 1 thing to look at');
+    const body = readable(mail.raw);
+    expect(body).toContain('http://127.0.0.1:1/fourth');
+    expect(body).not.toContain('Test notification');
+    // And once only.
+    at('2026-06-02T08:20:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { TNotificationEvent } from '@cairn/contracts/notifications';
 import { applications, notificationProfiles, notifications, users } from '@cairn/db/schema';
-import { and, asc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { digestMail } from './digest-mail.ts';
 import { getProfile } from './profile.ts';
@@ -41,7 +41,8 @@ export interface DigestGroup {
  * Sends the digests that are due now: at `digest_hour` in the owner's time zone (Mondays for
  * weekly), about what happened since the last one (or over the period, the first time). Nothing is
  * sent when nothing happened. Each owner's run is claimed first (`digest_sent_at`), so two
- * processes, or two runs within the hour, send it once. Returns the owners e-mailed.
+ * processes, or two runs within the hour, send it once; a run whose e-mail fails gives its claim
+ * back, so the next run tries again. Returns the owners e-mailed.
  */
 export async function sendDueDigests(app: FastifyInstance): Promise<number[]> {
   const now = app.notifications.clock();
@@ -79,7 +80,32 @@ async function sendDigestIfDue(app: FastifyInstance, userId: number, last: Date 
     )
     .returning({ userId: notificationProfiles.userId });
   if (claimed.length === 0) return false;
-  const since = last ?? new Date(now.getTime() - PERIOD[profile.digest]);
+  try {
+    return await sendDigest(
+      app,
+      userId,
+      profile.digest,
+      last ?? new Date(now.getTime() - PERIOD[profile.digest]),
+      now,
+    );
+  } catch (err) {
+    // Only this run's claim is given back: a later run that claimed meanwhile keeps its own.
+    await app.db
+      .update(notificationProfiles)
+      .set({ digestSentAt: last })
+      .where(and(eq(notificationProfiles.userId, userId), eq(notificationProfiles.digestSentAt, now)));
+    throw err;
+  }
+}
+
+/** The digest of what happened in (since, now]; false when nothing did. */
+async function sendDigest(
+  app: FastifyInstance,
+  userId: number,
+  frequency: 'daily' | 'weekly',
+  since: Date,
+  now: Date,
+) {
   const rows = await app.db
     .select({ n: notifications, application: applications.name })
     .from(notifications)
@@ -87,6 +113,8 @@ async function sendDigestIfDue(app: FastifyInstance, userId: number, last: Date 
     .where(
       and(
         eq(notifications.ownerId, userId),
+        // "Send me a test" is not something that happened.
+        ne(notifications.event, 'test'),
         gt(notifications.createdAt, since),
         lte(notifications.createdAt, now),
       ),
@@ -109,7 +137,7 @@ async function sendDigestIfDue(app: FastifyInstance, userId: number, last: Date 
   await app.mailer.send(
     owner.email,
     digestMail({
-      frequency: profile.digest,
+      frequency,
       groups: [...groups.values()],
       settingsUrl: new URL('/settings/notification-profile', app.config.publicUrl).href,
       unsubscribeUrl: unsubscribeUrl(app, userId, 'digest'),

@@ -1,12 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, systemClock } from './clock.ts';
-import {
-  deliverNotificationEmail,
-  EMAIL_QUEUE,
-  type EmailJob,
-  queueNotificationEmail,
-} from './deliver-email.ts';
+import { EMAIL_QUEUE, type EmailJob, runEmailJob } from './deliver-email.ts';
 import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-push.ts';
 import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';
 import { DIGEST_CRON, DIGEST_QUEUE, sendDueDigests } from './digest.ts';
@@ -57,13 +52,6 @@ export default fp(async function notificationsPlugin(app: FastifyInstance) {
     await Promise.all(jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId)));
   });
   await app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
-    for (const job of jobs) {
-      const { notificationId } = job.data;
-      await deliverNotificationEmail(app, notificationId).catch(async (err: unknown) => {
-        app.log.error({ err, notificationId }, 'notification e-mail failed; trying again in a minute');
-        const retryAt = new Date(app.notifications.clock().getTime() + 60_000);
-        await queueNotificationEmail(app, notificationId, retryAt).catch(() => undefined);
-      });
-    }
+    for (const job of jobs) await runEmailJob(app, job.data);
   });
 });

@@ -3,13 +3,18 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
 import { notifications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { type Receiver, startReceiver } from '../webhooks/webhook-receiver.ts';
-import { deliverNotificationEmail } from './deliver-email.ts';
+import {
+  deliverNotificationEmail,
+  EMAIL_QUEUE,
+  EMAIL_RETRY_DELAYS_MS,
+  runEmailJob,
+} from './deliver-email.ts';
 
 /**
  * Notifications through the real API: the profile, events recorded where they happen (bell and
@@ -251,6 +256,24 @@ describe('events reach the bell and the socket', () => {
     ).toBe(202);
     const failed = await notified('integration_failed');
     expect(failed).toMatchObject({ title: 'A webhook was disabled', link: '/settings/integrations' });
+    expect(failed.body).toContain(`Cairn stopped sending events to ${receiver.url}/hook.`);
+    // Its e-mail is the profile's, like any notification's: after the delay, with one-click unsubscribe.
+    const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, failed.uuid));
+    expect(row!.emailStatus).toBe('pending');
+    t.app.notifications.clock = () => row!.emailDueAt!;
+    try {
+      expect(await deliverNotificationEmail(t.app, row!.id)).toBe('sent');
+    } finally {
+      t.app.notifications.clock = () => new Date();
+    }
+    const mail = t
+      .outbox()
+      .filter((m) => m.to === alice.user.email)
+      .at(-1)!;
+    expect(mail.subject).toBe('A webhook was disabled');
+    expect(readable(mail.raw)).toContain('410 Gone');
+    expect(readable(mail.raw)).toContain(`${t.url}/settings/integrations`);
+    expect(unsubscribeLink(mail.raw)).toMatch(/\/api\/notifications\/unsubscribe\/\?token=cnu1\./);
   });
 
   it('marks read by uuid (own only) and all at once', async () => {
@@ -395,8 +418,55 @@ describe('e-mail', () => {
       json: { channel: 'in_app' },
     });
     expect(inApp.status).toBe(200);
-    await notified('conversation_started', (n) => n.title === 'Test notification');
+    // Its own kind: no event of the profile, so no other channel and no digest counts it.
+    const test = await notified('test', (n) => n.title === 'Test notification');
+    const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, test.uuid));
+    expect(row!.emailStatus).toBe('none');
     expect(mailsTo()).toHaveLength(before + 1);
+  });
+
+  it('tries a failed send again with growing waits, then gives it up after about a day', async () => {
+    expect(EMAIL_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0) / 3_600_000).toBeCloseTo(22.35, 1);
+    const { id, row } = await handoffAt('2026-03-11T10:00:00Z');
+    t.app.notifications.clock = () => row.emailDueAt!;
+    const jobsOf = async () =>
+      (
+        await t.database.query<{ failures: number; wait: number }>(
+          `SELECT (data->>'failures')::int AS failures,
+                  EXTRACT(EPOCH FROM start_after - created_on)::float AS wait
+             FROM pgboss.job WHERE name = $1 AND (data->>'notificationId')::int = $2 AND state = 'created'
+            ORDER BY created_on`,
+          [EMAIL_QUEUE, id],
+        )
+      ).rows;
+    const send = t.app.mailer.send.bind(t.app.mailer);
+    const refused = vi.spyOn(t.app.mailer, 'send').mockImplementation(async (to, mail) => {
+      if (to === alice.user.email) throw new Error('SMTP is down');
+      return send(to, mail);
+    });
+    try {
+      await runEmailJob(t.app, { notificationId: id, failures: 0 });
+      // Put back as pending, tried again in a minute, counting the failure.
+      const [after] = await t.app.db.select().from(notifications).where(eq(notifications.id, id));
+      expect(after!.emailStatus).toBe('pending');
+      const retry = (await jobsOf()).at(-1)!;
+      expect(retry.failures).toBe(1);
+      expect(retry.wait).toBeCloseTo(60, -1);
+      // The fourth failure waits an hour.
+      await runEmailJob(t.app, { notificationId: id, failures: 3 });
+      const later = (await jobsOf()).at(-1)!;
+      expect(later.failures).toBe(4);
+      expect(later.wait).toBeCloseTo(3600, -1);
+      // The last wait spent: given up, nothing queued again.
+      const queued = (await jobsOf()).length;
+      await runEmailJob(t.app, { notificationId: id, failures: EMAIL_RETRY_DELAYS_MS.length });
+      const [given] = await t.app.db.select().from(notifications).where(eq(notifications.id, id));
+      expect(given!.emailStatus).toBe('skipped');
+      expect(await jobsOf()).toHaveLength(queued);
+    } finally {
+      refused.mockRestore();
+      t.app.notifications.clock = () => new Date();
+    }
   });
 });
 

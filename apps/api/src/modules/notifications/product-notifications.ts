@@ -118,14 +118,12 @@ export async function notifyKnowledgeFailed(
 export async function notifyIntegrationFailed(
   app: FastifyInstance,
   ownerId: number,
-  what: { title: string; reason: string; alreadyEmailed?: boolean },
+  what: { title: string; reason: string },
 ) {
   await recordNotification(app, ownerId, {
     event: 'integration_failed',
     title: oneLine(what.title),
     body: what.reason,
     link: '/settings/integrations',
-    // A disabled webhook has its own e-mail (decision 046): one e-mail about it is enough.
-    emailOff: what.alreadyEmailed === true,
   });
 }

@@ -1,4 +1,4 @@
-import type { TNotificationEvent } from '@cairn/contracts/notifications';
+import type { TNotificationChannel, TNotificationKind } from '@cairn/contracts/notifications';
 import { notifications } from '@cairn/db/schema';
 import type { FastifyInstance } from 'fastify';
 import { queueNotificationEmail } from './deliver-email.ts';
@@ -8,17 +8,16 @@ import { getProfile } from './profile.ts';
 import { serializeNotification } from './serialize-notification.ts';
 
 export interface NewNotification {
-  event: TNotificationEvent;
+  /** `test` ("send me a test") is only in the app: no profile names it. */
+  event: TNotificationKind;
   title: string;
   body?: string;
   /** A web app path. */
   link?: string | null;
   application?: { id: number; uuid: string } | null;
   chatroom?: { id: number; uuid: string } | null;
-  /** Never by e-mail, whatever the profile says: something else already e-mails about it. */
+  /** Never by e-mail, whatever the profile says (a widget whose "E-mail me" switch is off). */
   emailOff?: boolean;
-  /** Only in the app (the in-app test). */
-  inAppOnly?: boolean;
 }
 
 /**
@@ -35,7 +34,8 @@ export async function recordNotification(
   try {
     const profile = await getProfile(app.db, ownerId);
     const now = app.notifications.clock();
-    const email = !input.emailOff && !input.inAppOnly && profile.events[input.event].includes('email');
+    const channels: TNotificationChannel[] = input.event === 'test' ? [] : profile.events[input.event];
+    const email = !input.emailOff && channels.includes('email');
     const [row] = await app.db
       .insert(notifications)
       .values({
@@ -60,10 +60,8 @@ export async function recordNotification(
       }),
     });
     if (email) await queueNotificationEmail(app, row!.id, row!.emailDueAt!);
-    if (!input.inAppOnly && profile.events[input.event].includes('push'))
-      await queueNotificationPush(app, row!.id);
-    if (!input.inAppOnly && profile.slack && profile.events[input.event].includes('slack'))
-      await queueNotificationSlack(app, row!.id);
+    if (channels.includes('push')) await queueNotificationPush(app, row!.id);
+    if (profile.slack && channels.includes('slack')) await queueNotificationSlack(app, row!.id);
   } catch (err) {
     app.log.error({ err, event: input.event }, 'could not record a notification');
   }

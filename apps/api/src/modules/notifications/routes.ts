@@ -45,10 +45,12 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'Replaces the profile. `in_app` is always on (added if missing). `push` is kept but not delivered ' +
-          'yet; `slack` posts to `slack.channel` through `slack.integration_uuid` (one of your Slack integrations; ' +
-          'the bot must be in the channel), at once. Quiet hours hold e-mails until they end in `time_zone` (start > end spans midnight), ' +
-          'except a handoff when `urgent_handoff`.',
+          'Replaces the profile. `in_app` is always on (added if missing). `email` is sent after ' +
+          '`email_delay_minutes` (skipped if you opened the conversation meanwhile); `push` goes at once to ' +
+          'the browsers you subscribed (Web Push); `slack` posts to `slack.channel` through ' +
+          '`slack.integration_uuid` (one of your Slack integrations; the bot must be in the channel), at once. ' +
+          'Quiet hours hold e-mails and pushes until they end in `time_zone` (start > end spans midnight), ' +
+          'except a handoff when `urgent_handoff`; Slack is not held.',
         body: ZNotificationProfileInput,
         response: { 200: ZNotificationProfile, ...errors },
       },

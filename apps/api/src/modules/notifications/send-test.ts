@@ -42,12 +42,10 @@ export async function sendTest(
   }
   if (channel === 'in_app') {
     await recordNotification(app, user.id, {
-      // A test names no real event; it is filed under the bell's most common one.
-      event: 'conversation_started',
+      event: 'test',
       title: 'Test notification',
       body: 'This is how Cairn tells you something needs you.',
       link: '/settings/notification-profile',
-      inAppOnly: true,
     });
     return { channel, sent_to: 'in_app' };
   }

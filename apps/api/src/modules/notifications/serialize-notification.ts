@@ -1,4 +1,4 @@
-import type { TNotification, TNotificationEvent } from '@cairn/contracts/notifications';
+import type { TNotification, TNotificationKind } from '@cairn/contracts/notifications';
 import type { notifications } from '@cairn/db/schema';
 
 export type NotificationRow = typeof notifications.$inferSelect;
@@ -9,7 +9,7 @@ export function serializeNotification(
 ): TNotification {
   return {
     uuid: row.uuid,
-    event: row.event as TNotificationEvent,
+    event: row.event as TNotificationKind,
     title: row.title,
     body: row.body,
     link: row.link,

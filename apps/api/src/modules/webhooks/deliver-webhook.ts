@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { Db } from '@cairn/db/client';
-import { users, webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
+import { webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
 import { nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { DeliveryError, type PostResult, postWebhook } from './post-webhook.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
-import { webhookDisabledMail } from './webhook-mail.ts';
 import { secretContext, signatureHeader } from './webhook-signing.ts';
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -91,22 +90,14 @@ export async function deliverWebhook(app: FastifyInstance, deliveryId: number): 
   const attemptNumber = delivery.attemptCount + 1;
   const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result?.retryAfter) : null;
   const delay = ok || gone ? null : nextDelayMs(settings, attemptNumber, retryAfterMs);
-  const failingSince = ok ? null : (webhook.failingSince ?? startedAt);
-  const failingTooLong = !ok && Date.now() - failingSince!.getTime() >= settings.disableAfterFailingMs;
-  const disableReason = gone
-    ? GONE_REASON
-    : failingTooLong
-      ? failingReason(Math.round(settings.disableAfterFailingMs / 86_400_000))
-      : null;
 
   const outcome = await app.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(webhookDeliveries)
       .set({
-        status: ok ? 'succeeded' : delay === null || disableReason ? 'failed' : 'pending',
+        status: ok ? 'succeeded' : delay === null ? 'failed' : 'pending',
         attemptCount: attemptNumber,
-        nextAttemptAt:
-          ok || delay === null || disableReason ? null : sql`now() + make_interval(secs => ${delay / 1000})`,
+        nextAttemptAt: delay === null ? null : sql`now() + make_interval(secs => ${delay / 1000})`,
         lease: null,
         lockedUntil: null,
         updatedAt: sql`now()`,
@@ -125,22 +116,61 @@ export async function deliverWebhook(app: FastifyInstance, deliveryId: number): 
       error: ok ? null : error,
       responseExcerpt: result ? result.excerpt : null,
     });
-    await tx
-      .update(webhooks)
-      .set({
-        lastDeliveryAt: startedAt,
-        lastDeliveryOk: ok,
-        lastStatusCode: status,
-        failingSince,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(webhooks.id, webhook.id));
-    const disabled = disableReason ? await disableWebhook(tx, webhook.id, disableReason) : false;
-    return { updated, disabled };
+    const { failingSince } = await recordOutcome(tx, webhook.id, startedAt, ok, status);
+    const failingTooLong =
+      !ok && failingSince !== null && Date.now() - failingSince.getTime() >= settings.disableAfterFailingMs;
+    const disableReason = gone
+      ? GONE_REASON
+      : failingTooLong
+        ? failingReason(Math.round(settings.disableAfterFailingMs / 86_400_000))
+        : null;
+    // Disabling fails this delivery too, whatever its schedule said; the reason is kept when this
+    // call is the one that disabled the webhook (the owner is told once).
+    const disabled =
+      disableReason && (await disableWebhook(tx, webhook.id, disableReason)) ? disableReason : null;
+    return { retry: !disableReason && updated.status === 'pending' ? updated : null, disabled };
   });
   if (!outcome) return;
-  if (outcome.updated.status === 'pending') await queueDeliveries(app, [outcome.updated]);
-  if (outcome.disabled) await mailOwner(app, webhook, disableReason!);
+  if (outcome.retry) await queueDeliveries(app, [outcome.retry]);
+  if (outcome.disabled) await notifyDisabled(app, webhook, outcome.disabled);
+}
+
+/**
+ * Records an attempt on its webhook in one statement, so attempts that finish together (a worker
+ * keeps many in flight) cannot undo each other from stale reads. The last delivery only moves
+ * forward in time. `failing_since` never moves earlier than the truth (which could disable a
+ * webhook early): a success clears it, unless a later attempt, recorded already, failed (then the
+ * failing streak started after this success: kept if it did, else the start of that later
+ * failure); a failure starts a streak unless one is running or a later success was recorded
+ * already. Returns the failing start it leaves.
+ */
+export async function recordOutcome(
+  tx: Db,
+  webhookId: number,
+  startedAt: Date,
+  ok: boolean,
+  statusCode: number | null,
+): Promise<{ failingSince: Date | null }> {
+  const at = sql`${startedAt.toISOString()}::timestamptz`;
+  const last = webhooks.lastDeliveryAt;
+  const newest = sql`(${last} IS NULL OR ${last} <= ${at})`;
+  const [row] = await tx
+    .update(webhooks)
+    .set({
+      lastDeliveryAt: sql`CASE WHEN ${newest} THEN ${at} ELSE ${last} END`,
+      lastDeliveryOk: sql`CASE WHEN ${newest} THEN ${ok}::boolean ELSE ${webhooks.lastDeliveryOk} END`,
+      lastStatusCode: sql`CASE WHEN ${newest} THEN ${statusCode}::integer ELSE ${webhooks.lastStatusCode} END`,
+      failingSince: ok
+        ? sql`CASE WHEN ${newest} OR ${webhooks.lastDeliveryOk} THEN NULL
+                   WHEN ${webhooks.failingSince} > ${at} THEN ${webhooks.failingSince}
+                   ELSE ${last} END`
+        : sql`CASE WHEN ${webhooks.lastDeliveryOk} AND NOT ${newest} THEN ${webhooks.failingSince}
+                   ELSE COALESCE(${webhooks.failingSince}, ${at}) END`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(webhooks.id, webhookId))
+    .returning({ failingSince: webhooks.failingSince });
+  return { failingSince: row?.failingSince ?? null };
 }
 
 /** Turns the webhook off and fails what it still had to send; true when this call disabled it. */
@@ -184,19 +214,14 @@ function describeStatus(status: number): string {
   return `HTTP ${status} ${text}`;
 }
 
-async function mailOwner(app: FastifyInstance, webhook: WebhookRow, reason: string) {
+/** Tells the owner through the notification profile: the bell, and e-mail, push or Slack as chosen there. */
+async function notifyDisabled(app: FastifyInstance, webhook: WebhookRow, reason: string) {
   await notifyIntegrationFailed(app, webhook.ownerId, {
     title: 'A webhook was disabled',
-    reason,
-    alreadyEmailed: true,
+    reason: [
+      `Cairn stopped sending events to ${webhook.url}.`,
+      reason,
+      'Events that happen while it is disabled are not sent. When the receiver works again, enable the webhook in your integration settings; you can resend failed deliveries from its delivery log.',
+    ].join('\n\n'),
   });
-  const [owner] = await app.db
-    .select({ email: users.email })
-    .from(users)
-    .where(eq(users.id, webhook.ownerId));
-  if (!owner) return;
-  const url = new URL('/settings/integrations', app.config.publicUrl).href;
-  await app.mailer
-    .send(owner.email, webhookDisabledMail({ webhookUrl: webhook.url, reason, settingsUrl: url }))
-    .catch((err: unknown) => app.log.warn({ err }, 'could not e-mail a disabled webhook'));
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_NOTIFICATION_PROFILE, type TNotification } from '@cairn/contracts/notifications';
 import { WEBHOOK_EVENT_TYPES } from '@cairn/contracts/webhooks';
-import { webhookDeliveries, webhooks } from '@cairn/db/schema';
+import { notifications, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { GONE_REASON } from './deliver-webhook.ts';
+import { GONE_REASON, recordOutcome } from './deliver-webhook.ts';
 import { DEFAULT_DELIVERY_SETTINGS, nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { emitWebhookEvent } from './emit-webhook-event.ts';
 import { sanitizeExcerpt } from './post-webhook.ts';
@@ -24,6 +25,20 @@ const receivers: Receiver[] = [];
 
 /** A short schedule so retries come in milliseconds, not minutes. */
 const FAST = [150, 150, 150];
+
+/** The raw message with folded headers unfolded and quoted-printable decoded. */
+const readable = (raw: string) =>
+  raw
+    .replace(/\n[ \t]+/g, ' ')
+    .replace(/=\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+const disabledMails = () =>
+  t
+    .outbox()
+    .filter((m) => m.subject === 'A webhook was disabled')
+    .map((m) => readable(m.raw));
+/** Alice's notification profile: e-mails at once, so a disabled webhook's e-mail needs no waiting. */
+const ALICE_PROFILE = { ...DEFAULT_NOTIFICATION_PROFILE, email_delay_minutes: 0 };
 
 const createApp = async (token: string, name: string) =>
   (await t.call('POST', '/api/applications/', { token, json: { name } })).body.uuid as string;
@@ -129,6 +144,9 @@ beforeAll(async () => {
   );
   alice = await t.signUp();
   bob = await t.signUp();
+  expect(
+    (await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: ALICE_PROFILE })).status,
+  ).toBe(200);
   aliceApp = await createApp(alice.token, 'Support');
   otherAliceApp = await createApp(alice.token, 'Sales');
   bobApp = await createApp(bob.token, 'Bob');
@@ -583,7 +601,7 @@ describe('deliveries', () => {
     expect(target.received).toEqual([]);
   });
 
-  it('disables the webhook on 410 Gone and e-mails the owner', async () => {
+  it('disables the webhook on 410 Gone and e-mails the owner through the notification profile', async () => {
     const r = await receiver();
     r.script.push({ status: 410 });
     const hook = await createHook(r);
@@ -601,9 +619,16 @@ describe('deliveries', () => {
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(1);
     expect(await deliveries(hook.uuid)).toHaveLength(1);
-    const mail = t.outbox().filter((m) => m.subject === 'A webhook was disabled');
-    expect(mail.length).toBeGreaterThanOrEqual(1);
-    expect(mail.at(-1)!.raw).toContain('410 Gone');
+    const mail = await until(
+      async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)),
+      (m) => m.length > 0,
+    );
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toContain(GONE_REASON);
+    expect(mail[0]).toContain('/settings/integrations');
+    // Like every notification e-mail: one-click unsubscribe from this event's e-mails (RFC 8058).
+    expect(mail[0]).toMatch(/^List-Unsubscribe: <.+\/api\/notifications\/unsubscribe\/\?token=cnu1\..+>$/m);
+    expect(mail[0]).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
   });
 
   it('disables a webhook that has failed for the whole failure window and e-mails its owner', async () => {
@@ -626,13 +651,11 @@ describe('deliveries', () => {
       const [d] = await deliveries(hook.uuid);
       expect(d!.status).toBe('failed');
       const mail = await until(
-        async () =>
-          t
-            .outbox()
-            .filter((m) => m.subject === 'A webhook was disabled' && m.raw.includes('Every delivery failed')),
+        async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)),
         (m) => m.length > 0,
       );
-      expect(mail[0]!.raw).toContain('/settings/integrations');
+      expect(mail[0]).toContain('Every delivery failed');
+      expect(mail[0]).toContain('/settings/integrations');
       // Enabling it again starts with a clean slate.
       const on = await t.call('PATCH', `/api/webhooks/${hook.uuid}/`, {
         token: alice.token,
@@ -642,6 +665,94 @@ describe('deliveries', () => {
     } finally {
       t.app.webhooks.settings.disableAfterFailingMs = DEFAULT_DELIVERY_SETTINGS.disableAfterFailingMs;
     }
+  });
+
+  it('e-mails nobody about a disabled webhook once its owner unsubscribed from those e-mails', async () => {
+    const link = /^List-Unsubscribe: <(.+)>$/m.exec(disabledMails().at(-1)!)![1]!;
+    const unsubscribed = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(await unsubscribed.json()).toEqual({ event: 'integration_failed', email: false });
+    try {
+      const r = await receiver();
+      r.script.push({ status: 410 });
+      await createHook(r);
+      await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
+      // The bell still tells; the e-mail is not even queued.
+      const told = await until(
+        async () =>
+          (
+            (await t.call('GET', '/api/notifications/', { token: alice.token })).body
+              .results as TNotification[]
+          ).find((n) => n.event === 'integration_failed' && n.body.includes(`${r.url}/hook`)),
+        (n) => n !== undefined,
+      );
+      const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, told!.uuid));
+      expect(row!.emailStatus).toBe('none');
+      expect(disabledMails().filter((m) => m.includes(`${r.url}/hook`))).toEqual([]);
+    } finally {
+      await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: ALICE_PROFILE });
+    }
+  });
+
+  it('records attempts that finish out of order without moving the failing start or the last delivery back', async () => {
+    const r = await receiver();
+    const hook = await createHook(r);
+    const [row] = await t.app.db.select().from(webhooks).where(eq(webhooks.uuid, hook.uuid));
+    const id = row!.id;
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, second));
+    const state = async () => {
+      const [w] = await t.app.db.select().from(webhooks).where(eq(webhooks.id, id));
+      return {
+        failingSince: w!.failingSince?.getTime() ?? null,
+        lastAt: w!.lastDeliveryAt?.getTime() ?? null,
+        lastOk: w!.lastDeliveryOk,
+        lastStatus: w!.lastStatusCode,
+      };
+    };
+    // A failure at :01 starts the streak; a success at :03 ends it.
+    await recordOutcome(t.app.db, id, at(1), false, 500);
+    expect(await state()).toMatchObject({ failingSince: at(1).getTime(), lastOk: false });
+    await recordOutcome(t.app.db, id, at(3), true, 200);
+    expect(await state()).toEqual({
+      failingSince: null,
+      lastAt: at(3).getTime(),
+      lastOk: true,
+      lastStatus: 200,
+    });
+    // A failure that started at :02, before that success, finishes late: it changes nothing.
+    expect(await recordOutcome(t.app.db, id, at(2), false, 502)).toEqual({ failingSince: null });
+    expect(await state()).toEqual({
+      failingSince: null,
+      lastAt: at(3).getTime(),
+      lastOk: true,
+      lastStatus: 200,
+    });
+
+    // A failure at :10 starts a streak; a success at :05 finishing after it cannot end it, nor
+    // can a failure at :04 finishing last move it back before that success.
+    await recordOutcome(t.app.db, id, at(10), false, 500);
+    await recordOutcome(t.app.db, id, at(5), true, 200);
+    expect(await state()).toEqual({
+      failingSince: at(10).getTime(),
+      lastAt: at(10).getTime(),
+      lastOk: false,
+      lastStatus: 500,
+    });
+    expect(await recordOutcome(t.app.db, id, at(4), false, 503)).toEqual({ failingSince: at(10) });
+
+    // A success at :20 ends it; the streak starts anew with the next failure.
+    await recordOutcome(t.app.db, id, at(20), true, 204);
+    expect(await state()).toMatchObject({ failingSince: null, lastOk: true, lastStatus: 204 });
+    await recordOutcome(t.app.db, id, at(30), false, null);
+    expect(await state()).toEqual({
+      failingSince: at(30).getTime(),
+      lastAt: at(30).getTime(),
+      lastOk: false,
+      lastStatus: null,
+    });
   });
 
   it('signs with both secrets during a rotation, and with the new one alone after it', async () => {

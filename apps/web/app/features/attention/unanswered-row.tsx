@@ -1,5 +1,5 @@
 import type { TUnansweredQuestion } from '@cairn/contracts/attention';
-import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
+import { KNOWLEDGE_LIMITS, type TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
@@ -25,8 +25,19 @@ import { focusSection, SECTION_IDS } from './focus-section';
 /** Chatrooms named under a question; the rest are counted. */
 const ROOMS_SHOWN = 3;
 
-/** One group of unanswered questions: how often and when, where, and what the owner can do. */
-export function UnansweredRow({ appId, question }: { appId: string; question: TUnansweredQuestion }) {
+/**
+ * One group of unanswered questions: how often and when, where, and what the owner can do.
+ * `onAdded` gets the knowledge item an answer became, whose ingestion the page then shows.
+ */
+export function UnansweredRow({
+  appId,
+  question,
+  onAdded,
+}: {
+  appId: string;
+  question: TUnansweredQuestion;
+  onAdded: (item: TKnowledgeItem) => void;
+}) {
   const titleId = `unanswered-${question.uuid}`;
   const more = question.chatrooms.length - ROOMS_SHOWN;
   return (
@@ -54,7 +65,7 @@ export function UnansweredRow({ appId, question }: { appId: string; question: TU
         </ul>
       ) : null}
       <div className="mt-1 flex flex-wrap gap-2">
-        <AnswerDialog question={question} />
+        <AnswerDialog question={question} onAdded={onAdded} />
         <DismissDialog question={question} />
       </div>
     </li>
@@ -62,7 +73,13 @@ export function UnansweredRow({ appId, question }: { appId: string; question: TU
 }
 
 /** "Add to knowledge": the owner's answer becomes a text item titled with the question. */
-function AnswerDialog({ question }: { question: TUnansweredQuestion }) {
+function AnswerDialog({
+  question,
+  onAdded,
+}: {
+  question: TUnansweredQuestion;
+  onAdded: (item: TKnowledgeItem) => void;
+}) {
   const [open, setOpen] = useState(false);
   const fetcher = useFetcher<AttentionActionData>({ key: `answer-${question.uuid}` });
   const result =
@@ -73,11 +90,12 @@ function AnswerDialog({ question }: { question: TUnansweredQuestion }) {
   useEffect(() => {
     if (!result?.ok || result.intent !== 'answer') return;
     setOpen(false);
-    // The row is gone once the list reloads: the toast says where the item's progress shows.
+    // The row is gone once the list reloads: the item's progress shows under the section instead.
+    onAdded(result.item);
     toast.success('Added to the knowledge base', {
-      description: `“${result.item.title}” is being indexed; its status shows on the Knowledge base page.`,
+      description: `“${result.item.title}” is being indexed; its status shows under Unanswered questions.`,
     });
-  }, [result]);
+  }, [result, onAdded]);
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>

@@ -260,7 +260,7 @@ export function ProfileForm({
             checked={quietOn}
             onChange={(e) => setQuietOn(e.target.checked)}
           />
-          Hold e-mails during quiet hours, and send them when they end
+          Hold e-mails during quiet hours, and push notifications too: they go out when the quiet hours end
         </label>
         {quietOn ? (
           <>
@@ -304,7 +304,7 @@ export function ProfileForm({
                 checked={quiet.urgent_handoff}
                 onChange={(e) => setQuiet((q) => ({ ...q, urgent_handoff: e.target.checked }))}
               />
-              A visitor asking for a person is urgent: e-mail it even during quiet hours
+              A visitor asking for a person is urgent: e-mail and push it even during quiet hours
             </label>
           </>
         ) : null}
