@@ -1,11 +1,12 @@
-import type { TMessage } from '@cairn/contracts/chat';
+import { chatroomNameFrom, type TMessage } from '@cairn/contracts/chat';
 import { chatrooms, integrationThreads, messages } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, TransactionRollbackError } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
-import { serializeMessage } from '../chatrooms/serialize-chat.ts';
+import { type ChatroomRow, serializeMessage } from '../chatrooms/serialize-chat.ts';
 import { type AnswerFollower, followAnswer } from '../public-api/follow-answer.ts';
+import { emitConversationCreated } from '../webhooks/product-events.ts';
 import type { IntegrationRow } from './find-integration.ts';
 import type { ReplyJob } from './reply-job.ts';
 
@@ -38,6 +39,78 @@ const metadataOf = (job: ReplyJob): Record<string, unknown> =>
       }
     : { source: 'telegram', telegram: { chat_id: job.target.chatId, message_id: job.target.messageId } };
 
+async function linkedChatroom(
+  app: FastifyInstance,
+  integration: IntegrationRow,
+  job: ReplyJob,
+): Promise<ChatroomRow | undefined> {
+  const [thread] = await app.db
+    .select({ chatroom: chatrooms })
+    .from(integrationThreads)
+    .innerJoin(chatrooms, eq(chatrooms.id, integrationThreads.chatroomId))
+    .where(
+      and(
+        eq(integrationThreads.integrationId, integration.id),
+        eq(integrationThreads.threadKey, job.threadKey),
+      ),
+    );
+  return thread?.chatroom;
+}
+
+/**
+ * A new chatroom linked to the job's thread, or null when another job of the same thread linked
+ * one first (messages arriving together are answered side by side). The chatroom and its link are
+ * one transaction, rolled back when the link is taken: the loser leaves no chatroom behind, and
+ * nothing of it was ever shown. PostgreSQL holds the loser's insert until the winner commits;
+ * PGlite runs one transaction at a time.
+ */
+async function claimThread(
+  app: FastifyInstance,
+  integration: IntegrationRow,
+  application: ApplicationRow,
+  job: ReplyJob,
+): Promise<ChatroomRow | null> {
+  return app.db
+    .transaction(async (tx) => {
+      const [room] = await tx
+        .insert(chatrooms)
+        .values({
+          applicationId: application.id,
+          name: chatroomNameFrom(job.question),
+          source: integration.kind,
+        })
+        .returning();
+      const [link] = await tx
+        .insert(integrationThreads)
+        .values({ integrationId: integration.id, threadKey: job.threadKey, chatroomId: room!.id })
+        .onConflictDoNothing({ target: [integrationThreads.integrationId, integrationThreads.threadKey] })
+        .returning({ id: integrationThreads.id });
+      if (!link) tx.rollback();
+      return room!;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TransactionRollbackError) return null;
+      throw error;
+    });
+}
+
+/** The chatroom of the job's thread, and whether this job created it. */
+async function threadChatroom(
+  app: FastifyInstance,
+  integration: IntegrationRow,
+  application: ApplicationRow,
+  job: ReplyJob,
+): Promise<{ chatroom: ChatroomRow; created: boolean }> {
+  // A lost claim means the winner's link was committed; only an integration moved to another
+  // application (its links deleted) in between sends this round again.
+  for (;;) {
+    const linked = await linkedChatroom(app, integration, job);
+    if (linked) return { chatroom: linked, created: false };
+    const claimed = await claimThread(app, integration, application, job);
+    if (claimed) return { chatroom: claimed, created: true };
+  }
+}
+
 /**
  * Asks the application the job's question in the conversation of its Slack thread or Telegram chat
  * (a chatroom with that source, created on the first message), through the same `postMessage` and
@@ -56,21 +129,16 @@ export async function askApplication(
     if (FINAL.has(started.status)) return serializeMessage(started);
     return finalMessage(followAnswer(app, application.ownerId, job.answerUuid));
   }
-  const [thread] = await app.db
-    .select({ chatroom: chatrooms })
-    .from(integrationThreads)
-    .innerJoin(chatrooms, eq(chatrooms.id, integrationThreads.chatroomId))
-    .where(
-      and(
-        eq(integrationThreads.integrationId, integration.id),
-        eq(integrationThreads.threadKey, job.threadKey),
-      ),
-    );
+  const thread = await threadChatroom(app, integration, application, job);
+  // postMessage announces only the chatrooms it creates itself; this one is new all the same.
+  if (thread.created) await emitConversationCreated(app, { application, chatroom: thread.chatroom });
   // Subscribed before the answer exists, so that none of its events is missed.
   const follower = followAnswer(app, application.ownerId, job.answerUuid);
   const posted = await postMessage(app, {
     application,
-    chatroom: thread?.chatroom.applicationId === application.id ? thread.chatroom : undefined,
+    // A link left by a job that raced the integration's move to another application: this
+    // message starts a conversation of its own, as postMessage creates it.
+    chatroom: thread.chatroom.applicationId === application.id ? thread.chatroom : undefined,
     source: integration.kind,
     senderIdentifier: senderOf(job),
     message: job.question,
@@ -81,16 +149,6 @@ export async function askApplication(
     follower.close();
     throw error;
   });
-  if (!thread) {
-    const [room] = await app.db
-      .select({ id: chatrooms.id })
-      .from(chatrooms)
-      .where(eq(chatrooms.uuid, posted.chatroom.uuid));
-    await app.db
-      .insert(integrationThreads)
-      .values({ integrationId: integration.id, threadKey: job.threadKey, chatroomId: room!.id })
-      .onConflictDoNothing();
-  }
   if (!posted.answer) {
     follower.close();
     return null;

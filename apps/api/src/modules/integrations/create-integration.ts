@@ -14,7 +14,7 @@ import { sealSecret } from './integration-secrets.ts';
 import { serializeIntegration } from './serialize-integration.ts';
 import { checkSlackToken } from './slack-client.ts';
 import { checkTelegramToken } from './telegram-client.ts';
-import { connectTelegram } from './telegram-connect.ts';
+import { connectTelegram, disconnectTelegram } from './telegram-connect.ts';
 
 /** The caller's application, or a 400 on `application_uuid`. */
 export async function ownedApplication(db: Db, ownerId: number, uuid: string) {
@@ -73,7 +73,15 @@ export async function createIntegration(
         : null,
     };
   }
-  const [row] = await app.db.insert(integrations).values(values).returning();
+  const [row] = await app.db
+    .insert(integrations)
+    .values(values)
+    .returning()
+    .catch(async (error: unknown) => {
+      // Telegram would otherwise push every message to an integration that does not exist.
+      if (values.mode === 'webhook') await disconnectTelegram(app, uuid, input.bot_token);
+      throw error;
+    });
   if (row!.mode === 'polling') app.integrations.wakePoller();
   return serializeIntegration({ integration: row!, application }, app.config.publicUrl);
 }

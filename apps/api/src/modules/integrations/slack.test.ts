@@ -386,17 +386,36 @@ describe('Slack events URL', () => {
   });
 
   it('records a reply Slack refuses as the last error, and connects again after the next success', async () => {
-    slack.failNext('chat.postMessage', 'channel_not_found', 3);
+    slack.failNext('chat.postMessage', 'channel_not_found');
     const since = slack.calls.length;
     await slackPost(integration.events_url, mention('Ev20', '<@UBOT> Warranty?', '1700000200.000100'));
-    await slack.waitFor('chat.postMessage', since);
-    let shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token })).body;
-    for (let i = 0; i < 100 && shown.status !== 'error'; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token })).body;
-    }
-    expect(shown).toMatchObject({ status: 'error', last_error: 'Slack answered: channel_not_found.' });
-    expect(shown.last_error_at).not.toBeNull();
+    const refused = await slack.waitFor('chat.postMessage', since);
+    const shownOnce = async (status: string) => {
+      let shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token }))
+        .body;
+      for (let i = 0; i < 100 && shown.status !== status; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token })).body;
+      }
+      return shown;
+    };
+    const failed = await shownOnce('error');
+    expect(failed).toMatchObject({ status: 'error', last_error: 'Slack answered: channel_not_found.' });
+    expect(failed.last_error_at).not.toBeNull();
+
+    // The queue retries the job (5 s later) and posts the answer it already has: connected again,
+    // the last failure still shown with its time.
+    const retried = await slack.waitFor('chat.postMessage', slack.calls.indexOf(refused) + 1, 20_000);
+    expect(retried.args).toMatchObject({
+      channel: 'C7',
+      thread_ts: '1700000200.000100',
+      text: refused.args.text,
+    });
+    expect(await shownOnce('connected')).toMatchObject({
+      status: 'connected',
+      last_error: failed.last_error,
+      last_error_at: failed.last_error_at,
+    });
   });
 });
 

@@ -147,6 +147,24 @@ describe('Telegram with a webhook (PUBLIC_URL is public https)', () => {
   let secret: string;
   let updatesUrl: string;
 
+  it('takes the webhook back when the integration cannot be stored', async () => {
+    t.config.publicUrl = 'https://cairn.example.com';
+    // A constraint no new row meets: the insert fails after Telegram accepted the webhook.
+    await t.database.query('ALTER TABLE integrations ADD CONSTRAINT refuse_all CHECK (false) NOT VALID');
+    try {
+      const since = tg.calls.length;
+      expect((await create(PUSHED)).status).toBe(500);
+      const methods = tg.calls
+        .slice(since)
+        .filter((c) => c.token === PUSHED)
+        .map((c) => c.method);
+      expect(methods.slice(-2)).toEqual(['setWebhook', 'deleteWebhook']);
+    } finally {
+      await t.database.query('ALTER TABLE integrations DROP CONSTRAINT refuse_all');
+      t.config.publicUrl = localUrl;
+    }
+  });
+
   it('registers the webhook with a secret token', async () => {
     t.config.publicUrl = 'https://cairn.example.com';
     try {
@@ -194,6 +212,28 @@ describe('Telegram with a webhook (PUBLIC_URL is public https)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(tg.calls.slice(since).filter((c) => c.method === 'sendMessage')).toHaveLength(1);
     expect((await push({ update_id: 'x' }, headers)).status).toBe(400);
+  });
+
+  it('answers two messages of a new chat arriving together in one chatroom', async () => {
+    const since = tg.calls.length;
+    const headers = { 'x-telegram-bot-api-secret-token': secret };
+    const questions = ['Is the X200 covered for three years?', 'Must I register my X200?'];
+    const pushed = await Promise.all(questions.map((q) => push(tg.textUpdate(PUSHED, 78, q), headers)));
+    expect(pushed.map((r) => r.status)).toEqual([200, 200]);
+    const first = await tg.waitFor('sendMessage', since);
+    await tg.waitFor('sendMessage', tg.calls.indexOf(first) + 1);
+
+    // Either message may have created it; the other's chatroom, had it made one, would be named by it.
+    const rooms = await t.database.query<{ id: number }>(
+      `SELECT id FROM chatrooms WHERE source = 'telegram' AND name = ANY($1)`,
+      [questions],
+    );
+    expect(rooms.rows).toHaveLength(1);
+    const asked = await t.database.query<{ message: string }>(
+      `SELECT message FROM messages WHERE chatroom_id = $1 AND metadata->>'source' = 'telegram'`,
+      [rooms.rows[0]!.id],
+    );
+    expect(asked.rows.map((r) => r.message).sort()).toEqual([...questions].sort());
   });
 
   it('removes the webhook when deleted; the URL then answers 404', async () => {
