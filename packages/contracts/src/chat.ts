@@ -97,11 +97,15 @@ export type TChatroom = z.infer<typeof ZChatroom>;
 export const ZChatroomList = z.object({ chatrooms: z.array(ZChatroom) });
 export type TChatroomList = z.infer<typeof ZChatroomList>;
 
-export const ZChatroomMessages = z.object({
-  uuid: z.string(),
-  name: z.string(),
-  messages: z.array(ZMessage),
-});
+/** A chatroom's messages with what the view needs of the chatroom itself: where it came from and who answers. */
+export const ZChatroomMessages = ZChatroom.pick({
+  uuid: true,
+  name: true,
+  source: true,
+  handled_by: true,
+  waiting_since: true,
+  started_on: true,
+}).extend({ messages: z.array(ZMessage) });
 export type TChatroomMessages = z.infer<typeof ZChatroomMessages>;
 
 export const ZMessageText = freeText({ error: 'Required' })

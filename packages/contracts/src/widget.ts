@@ -230,7 +230,7 @@ export const ZWidgetSendRequest = z
     /** A conversation of this visitor, or null to start a new one. */
     conversation_uuid: z.uuid({ error: 'Not a valid conversation' }).nullable(),
     message: ZMessageText,
-    /** The host page the visitor is on (kept on a new conversation). */
+    /** The host page the visitor is on (kept on a new conversation, without query or fragment). */
     page_url: oneLine().trim().max(WIDGET_LIMITS.pageUrlLength).optional(),
   })
   .strict();
@@ -271,7 +271,7 @@ export type TWidgetEvent =
 export type TWidgetHostMessage =
   | { cairn: 'reset' }
   | { cairn: 'focus' }
-  /** The host page's address, kept as the page a new conversation started on. */
+  /** The host page's origin and path (no query or fragment), kept as the page a new conversation started on. */
   | { cairn: 'page'; url: string };
 /**
  * What the chat keeps between pages: the visitor's token and conversation. The loader stores it in

@@ -34,7 +34,15 @@ export const meta: Route.MetaFunction = ({ data }) => [
 export async function loader(args: Route.LoaderArgs) {
   const { appId, chatroomId } = args.params;
   if (chatroomId === NEW_CHAT_ID) {
-    const draft: TChatroomMessages = { uuid: NEW_CHAT_ID, name: NEW_CHAT_NAME, messages: [] };
+    const draft: TChatroomMessages = {
+      uuid: NEW_CHAT_ID,
+      name: NEW_CHAT_NAME,
+      source: 'web',
+      handled_by: 'assistant',
+      waiting_since: null,
+      started_on: null,
+      messages: [],
+    };
     return { chatroom: draft, error: null };
   }
   try {
@@ -56,14 +64,13 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [citing, setCiting] = useState<TSource | null>(null);
-  // The list carries the chatroom's source and who handles it (the messages answer does not).
   const listed = chatrooms.chatrooms.find((c) => c.uuid === chatroomId);
   const chat = useChat({
     appId,
     chatroomId,
     initial: loaderData.chatroom?.messages ?? EMPTY,
     senderIdentifier: senderIdentifierOf(user.id),
-    room: roomStateOf(listed),
+    room: roomStateOf(loaderData.chatroom),
     senderName: user.name.trim() || user.username,
   });
   const room = chat.room;
@@ -148,16 +155,11 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The list's chatroom, if it says who handles it (an older list entry may not). */
-function roomStateOf(listed: Partial<ChatroomState> | undefined): ChatroomState | null {
-  if (!listed?.uuid || !listed.source) return null;
-  return {
-    uuid: listed.uuid,
-    source: listed.source,
-    handled_by: listed.handled_by ?? 'assistant',
-    waiting_since: listed.waiting_since ?? null,
-    started_on: listed.started_on ?? null,
-  };
+/** Who handles the loaded chatroom, as its messages answer says; none for a draft or a failed load. */
+function roomStateOf(chatroom: TChatroomMessages | null): ChatroomState | null {
+  if (!chatroom || chatroom.uuid === NEW_CHAT_ID) return null;
+  const { uuid, source, handled_by, waiting_since, started_on } = chatroom;
+  return { uuid, source, handled_by, waiting_since, started_on };
 }
 
 /** "Website visitor · on shop.example.com/pricing": the page the conversation started on, as a link. */

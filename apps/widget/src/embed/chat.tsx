@@ -14,7 +14,19 @@ import type {
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { textOn } from '../shared/contrast';
-import { applyEvent, type ConversationState, EMPTY, isAnswering, mergeMessages } from './conversation';
+import {
+  applyEvent,
+  applyKept,
+  type ConversationState,
+  conversationOf,
+  EMPTY,
+  isAnswering,
+  type KeptEvents,
+  keepEvent,
+  mergeMessages,
+  NO_EVENTS,
+  oneReadAtATime,
+} from './conversation';
 import { renderMarkdown } from './markdown';
 import { VisitorApi, VisitorApiError } from './visitor-api';
 
@@ -25,34 +37,56 @@ function toHost(boot: TWidgetBoot, message: TWidgetFrameMessage) {
   if (window.parent !== window) window.parent.postMessage(message, boot.origin);
 }
 
+/** What a send must know when it returns: whether the chat started over, and whether the stream was up throughout. */
+interface SendTicket {
+  generation: number;
+  streamUp: boolean;
+  streamOpens: number;
+}
+
 function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
   const [state, setState] = useState<ConversationState>(EMPTY);
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const stateRef = useRef(state);
   stateRef.current = state;
   const announced = useRef(new Set<string>());
+  /** Events of a conversation not held yet, kept while a send is under way (null otherwise). */
+  const kept = useRef<KeptEvents | null>(null);
+  /** Grows on each "new conversation": a send begun before it is not taken. */
+  const generation = useRef(0);
+  const streamUp = useRef(false);
+  const streamOpens = useRef(0);
+
+  function commit(next: ConversationState) {
+    stateRef.current = next;
+    setState(next);
+  }
 
   /** Reads the conversation; what it holds is told to the host page only when `announce` is set. */
-  async function load(uuid: string, announce = false) {
-    if (!api) return;
-    try {
-      const data = await api.call<TWidgetConversationMessages>('GET', `/conversations/${uuid}/`);
-      if (api.conversationUuid !== uuid) return;
-      if (!announce) for (const m of data.messages) announced.current.add(m.uuid);
-      // Merged, not replaced: events applied while the read was under way may be newer.
-      const held = stateRef.current;
-      const next = {
-        conversation: data.conversation,
-        messages: mergeMessages(held.conversation?.uuid === uuid ? held.messages : [], data.messages),
-      };
-      stateRef.current = next;
-      setState(next);
-    } catch (err) {
-      if (err instanceof VisitorApiError && err.status === 404) api.setConversation(null);
-      else if (err instanceof VisitorApiError && (err.status === 401 || err.status === 403))
-        setUnavailable(err.message);
-    }
-  }
+  const load = useMemo(
+    () =>
+      oneReadAtATime(async (uuid, announce) => {
+        if (!api) return false;
+        try {
+          const data = await api.call<TWidgetConversationMessages>('GET', `/conversations/${uuid}/`);
+          if (api.conversationUuid !== uuid) return false;
+          if (!announce) for (const m of data.messages) announced.current.add(m.uuid);
+          // Merged, not replaced: events applied while the read was under way may be newer.
+          const held = stateRef.current;
+          commit({
+            conversation: data.conversation,
+            messages: mergeMessages(held.conversation?.uuid === uuid ? held.messages : [], data.messages),
+          });
+          return true;
+        } catch (err) {
+          if (err instanceof VisitorApiError && err.status === 404) api.setConversation(null);
+          else if (err instanceof VisitorApiError && (err.status === 401 || err.status === 403))
+            setUnavailable(err.message);
+          return false;
+        }
+      }),
+    [api],
+  );
 
   // Tell the host page about each finished reply (for its `message` event), once.
   useEffect(() => {
@@ -73,16 +107,19 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
         try {
           await api.stream(
             (event) => {
-              const next = applyEvent(stateRef.current, event);
-              if (next === 'refetch') {
-                if (api.conversationUuid) void load(api.conversationUuid);
-              } else {
-                stateRef.current = next;
-                setState(next);
+              const held = stateRef.current;
+              if (kept.current && conversationOf(event) !== held.conversation?.uuid) {
+                kept.current = keepEvent(kept.current, event);
+                return;
               }
+              const next = applyEvent(held, event);
+              if (next === 'refetch') void load(conversationOf(event));
+              else commit(next);
             },
             () => {
               attempt = 0;
+              streamUp.current = true;
+              streamOpens.current++;
               // Anything missed while the stream was down is read again.
               if (api.conversationUuid) void load(api.conversationUuid);
             },
@@ -94,6 +131,8 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
             setUnavailable(err.message);
             return;
           }
+        } finally {
+          streamUp.current = false;
         }
         attempt++;
         await new Promise((r) => setTimeout(r, Math.min(RECONNECT_MAX_MS, 500 * 2 ** attempt)));
@@ -112,7 +151,7 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [api]);
+  }, [api, load]);
 
   return {
     state,
@@ -120,9 +159,48 @@ function useConversation(boot: TWidgetBoot, api: VisitorApi | null) {
     load,
     /** The state as of now, for code that resumes after an await (a render's `state` may be stale). */
     current: () => stateRef.current,
-    set(next: ConversationState) {
-      stateRef.current = next;
-      setState(next);
+    set: commit,
+    /** "New conversation": the chat holds none, and a send under way is not taken when it returns. */
+    reset() {
+      generation.current++;
+      kept.current = null;
+      api?.setConversation(null);
+      commit(EMPTY);
+    },
+    /** A send begins: from now on the stream's events of a conversation the chat does not hold are kept. */
+    beginSend(): SendTicket {
+      kept.current = NO_EVENTS;
+      return { generation: generation.current, streamUp: streamUp.current, streamOpens: streamOpens.current };
+    },
+    /**
+     * The send ended (`res` null when it failed). Its answer is taken unless the chat started over
+     * meanwhile (then false): the conversation, then the events kept while the send was under way.
+     */
+    endSend(ticket: SendTicket, res: TWidgetSendResponse | null): boolean {
+      const events = kept.current ?? NO_EVENTS;
+      if (ticket.generation !== generation.current) return false;
+      kept.current = null;
+      if (!api || !res) return true;
+      const uuid = res.conversation.uuid;
+      api.setConversation(uuid);
+      const held = stateRef.current;
+      const { state: next, refetch } = applyKept(
+        {
+          conversation: res.conversation,
+          messages: mergeMessages(
+            held.conversation?.uuid === uuid ? held.messages : [],
+            res.answer ? [res.message, res.answer] : [res.message],
+          ),
+        },
+        events,
+      );
+      commit(next);
+      // Read once more only when events may be missing: some could not be applied or were dropped,
+      // or the stream was down when the send began or reconnected since (its reconnection read no
+      // conversation, as the chat held none yet). A stream down now reads it when it reconnects.
+      const streamedThroughout = ticket.streamUp && ticket.streamOpens === streamOpens.current;
+      if (refetch || !streamedThroughout) void load(uuid, true);
+      return true;
     },
   };
 }
@@ -133,7 +211,7 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
     [boot],
   );
   const [config, setConfig] = useState(initialConfig);
-  const { state, unavailable, load, current, set } = useConversation(boot, api);
+  const { state, unavailable, load, current, set, reset, beginSend, endSend } = useConversation(boot, api);
   const [draft, setDraft] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -177,8 +255,7 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
   }, [source, boot]);
 
   function startOver() {
-    api?.setConversation(null);
-    set(EMPTY);
+    reset();
     setError(null);
     setDraft('');
     input.current?.focus();
@@ -189,29 +266,18 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
     if (!api || !message || sending) return;
     setSending(true);
     setError(null);
+    const ticket = beginSend();
     try {
       const res = await api.call<TWidgetSendResponse>('POST', '/messages/', {
         conversation_uuid: state.conversation?.uuid ?? null,
         message: text,
         page_url: pageUrl.current,
       });
-      api.setConversation(res.conversation.uuid);
-      const held = current();
-      const isNew = held.conversation?.uuid !== res.conversation.uuid;
-      set({
-        conversation: res.conversation,
-        messages: mergeMessages(
-          isNew ? [] : held.messages,
-          res.answer ? [res.message, res.answer] : [res.message],
-        ),
-      });
-      // The stream's events of a conversation the chat did not hold yet were left out, and a fast
-      // answer may have finished among them: read the conversation once to catch up.
-      if (isNew) void load(res.conversation.uuid, true);
-      setDraft('');
+      if (endSend(ticket, res)) setDraft('');
     } catch (err) {
-      // The text stays in the box: nothing typed is lost.
-      setError(err instanceof Error ? err.message : 'Could not send. Please try again.');
+      // The text stays in the box: nothing typed is lost (unless the visitor started over).
+      if (endSend(ticket, null))
+        setError(err instanceof Error ? err.message : 'Could not send. Please try again.');
     } finally {
       setSending(false);
       input.current?.focus();
@@ -225,21 +291,23 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
       const updated = await api.call<TWidgetMessage>('POST', `/messages/${message.uuid}/feedback/`, {
         feedback: next,
       });
-      set({ ...state, messages: mergeMessages(state.messages, [updated]) });
+      const held = current();
+      if (held.messages.some((m) => m.uuid === updated.uuid))
+        set({ ...held, messages: mergeMessages(held.messages, [updated]) });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Could not save your rating.');
     }
   }
 
   async function askForPerson() {
-    if (!api || !state.conversation) return;
+    const uuid = state.conversation?.uuid;
+    if (!api || !uuid) return;
     setError(null);
     try {
-      const conversation = await api.call<TWidgetConversation>(
-        'POST',
-        `/conversations/${state.conversation.uuid}/handoff/`,
-      );
-      set({ ...state, conversation });
+      const conversation = await api.call<TWidgetConversation>('POST', `/conversations/${uuid}/handoff/`);
+      // Into the state as of now: messages streamed meanwhile stay, and a chat started over stays empty.
+      const held = current();
+      if (held.conversation?.uuid === uuid) set({ ...held, conversation });
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Could not reach a person. Please try again.');
     }

@@ -1,6 +1,16 @@
 import type { TWidgetConversation, TWidgetMessage } from '@cairn/contracts/widget';
 import { describe, expect, it } from 'vitest';
-import { applyEvent, type ConversationState, EMPTY, isAnswering, mergeMessages } from './conversation';
+import {
+  applyEvent,
+  applyKept,
+  type ConversationState,
+  EMPTY,
+  isAnswering,
+  keepEvent,
+  mergeMessages,
+  NO_EVENTS,
+  oneReadAtATime,
+} from './conversation';
 
 const conversation: TWidgetConversation = {
   uuid: 'c1',
@@ -74,5 +84,78 @@ describe('the widget conversation', () => {
     expect(mergeMessages([msg({})], [streamed])).toEqual([streamed]);
     const first = msg({ uuid: 'q', role: 'visitor', created_at: '2026-11-22T10:00:00.500Z' });
     expect(mergeMessages([done], [first]).map((m) => m.uuid)).toEqual(['q', 'm1']);
+  });
+
+  it('keeps events while a send is under way, at most so many, saying when some were dropped', () => {
+    let kept = NO_EVENTS;
+    for (const [offset, text] of [
+      [0, 'a'],
+      [1, 'b'],
+      [2, 'c'],
+    ] as const)
+      kept = keepEvent(kept, delta(offset, text), 2);
+    expect(kept.events.map((e) => e.kind === 'delta' && e.delta)).toEqual(['b', 'c']);
+    expect(kept.dropped).toBe(true);
+    expect(keepEvent(NO_EVENTS, delta(0, 'a')).dropped).toBe(false);
+  });
+
+  it("applies the kept events of the conversation the send returned, in order, and no other's", () => {
+    // The send's answer: the conversation, its question and the answer as it started.
+    const sent = state([msg({ uuid: 'q', role: 'visitor', text: 'Hi', status: 'complete' }), msg({})]);
+    let kept = NO_EVENTS;
+    kept = keepEvent(kept, { kind: 'created', conversation_uuid: 'c1', message: msg({}) });
+    kept = keepEvent(kept, delta(0, 'Park'));
+    kept = keepEvent(kept, { kind: 'created', conversation_uuid: 'c2', message: msg({ uuid: 'x' }) });
+    kept = keepEvent(kept, delta(4, 'ing'));
+    const { state: next, refetch } = applyKept(sent, kept);
+    expect(refetch).toBe(false);
+    expect(next.messages.map((m) => [m.uuid, m.text])).toEqual([
+      ['q', 'Hi'],
+      ['m1', 'Parking'],
+    ]);
+    // A snapshot that already holds part of the text: what it holds is not applied twice.
+    const ahead = applyKept(state([msg({ text: 'Park', status: 'streaming' })]), kept);
+    expect(ahead.state.messages[0]!.text).toBe('Parking');
+    expect(ahead.refetch).toBe(false);
+  });
+
+  it('asks for a read when a kept event does not continue the text, or some were dropped', () => {
+    const gap = applyKept(state([msg({})]), keepEvent(NO_EVENTS, delta(4, 'ing')));
+    expect(gap).toEqual({ state: state([msg({})]), refetch: true });
+    const dropped = keepEvent(keepEvent(NO_EVENTS, delta(0, 'Park'), 1), delta(4, 'ing'), 1);
+    expect(applyKept(state([msg({ text: 'Park', status: 'streaming' })]), dropped)).toMatchObject({
+      state: { messages: [{ text: 'Parking' }] },
+      refetch: true,
+    });
+  });
+
+  it('reads a conversation once at a time: asked again meanwhile, once more after', async () => {
+    const reads: { uuid: string; announce: boolean; done: (ok: boolean) => void }[] = [];
+    const load = oneReadAtATime(
+      (uuid, announce) => new Promise<boolean>((done) => reads.push({ uuid, announce, done })),
+    );
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    void load('c1');
+    void load('c1');
+    void load('c1', true);
+    void load('c1');
+    void load('c2');
+    expect(reads.map((r) => r.uuid)).toEqual(['c1', 'c2']);
+    reads[0]!.done(true);
+    await settle();
+    // One follow-up for the three asks, announcing since one of them wanted it.
+    expect(reads.slice(2)).toMatchObject([{ uuid: 'c1', announce: true }]);
+    reads[2]!.done(true);
+    await settle();
+    expect(reads).toHaveLength(3);
+    // Done: the next ask reads at once; a failed read is not repeated.
+    void load('c1');
+    void load('c1');
+    expect(reads).toHaveLength(4);
+    reads[3]!.done(false);
+    await settle();
+    expect(reads).toHaveLength(4);
+    void load('c1');
+    expect(reads).toHaveLength(5);
   });
 });

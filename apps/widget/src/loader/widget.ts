@@ -167,7 +167,8 @@ function start(script: HTMLScriptElement) {
       const data = event.data as TWidgetFrameMessage | null;
       if (data?.cairn === 'ready') {
         frameReady = true;
-        post({ cairn: 'page', url: location.href });
+        // Origin and path only: a query or fragment can carry the site's tokens or its visitors' data.
+        post({ cairn: 'page', url: location.origin + location.pathname });
         for (const message of toFrame.splice(0)) post(message);
         if (isOpen()) post({ cairn: 'focus' });
       } else if (data?.cairn === 'close') close();

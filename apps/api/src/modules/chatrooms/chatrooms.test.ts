@@ -85,7 +85,14 @@ describe('send-message', () => {
     });
     expect(tab.streamedText(answer.uuid)).toBe(answer.message);
     const history = await messagesOf(res.body.chatroom.uuid);
-    expect(history.body).toMatchObject({ uuid: res.body.chatroom.uuid, name: res.body.chatroom.name });
+    expect(history.body).toMatchObject({
+      uuid: res.body.chatroom.uuid,
+      name: res.body.chatroom.name,
+      source: 'web',
+      handled_by: 'assistant',
+      waiting_since: null,
+      started_on: null,
+    });
     expect(history.body.messages.map((m: { uuid: string; status: string }) => [m.uuid, m.status])).toEqual([
       [res.body.message.uuid, 'complete'],
       [answer.uuid, 'complete'],

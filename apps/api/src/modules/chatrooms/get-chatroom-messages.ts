@@ -3,9 +3,12 @@ import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
 import { findChatroom } from './find-chatroom.ts';
-import { serializeMessage } from './serialize-chat.ts';
+import { serializeChatroom, serializeMessage } from './serialize-chat.ts';
 
-/** Every message of the chatroom, oldest first; answers mid-stream carry the text stored so far. */
+/**
+ * Every message of the chatroom, oldest first; answers mid-stream carry the text stored so far.
+ * Who handles the chatroom comes with them, so a view opening it does not depend on an older list.
+ */
 export async function getChatroomMessages(
   db: Db,
   ownerId: number,
@@ -18,5 +21,6 @@ export async function getChatroomMessages(
     .from(messages)
     .where(eq(messages.chatroomId, chatroom.id))
     .orderBy(asc(messages.id));
-  return { uuid: chatroom.uuid, name: chatroom.name, messages: rows.map(serializeMessage) };
+  const { uuid, name, source, handled_by, waiting_since, started_on } = serializeChatroom(chatroom);
+  return { uuid, name, source, handled_by, waiting_since, started_on, messages: rows.map(serializeMessage) };
 }

@@ -1,7 +1,7 @@
 import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import type { TWidgetConversation } from '@cairn/contracts/widget';
 import { applications, chatrooms, messages } from '@cairn/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
@@ -32,15 +32,26 @@ export async function requestHandoff(
   const { application, widget } = visitor;
   if (!widget.takeover.enabled) throw new AppError('forbidden', 'Talking to a person is not available here.');
   const chatroom = await findVisitorChatroom(app.db, visitor, conversationUuid);
-  if (chatroom.waitingSince || chatroom.handledBy === 'human')
-    return widgetConversationOf(serializeChatroom(chatroom));
+  // Only a conversation the assistant handles, not already waiting, is changed. The condition is in
+  // the update itself, so of two requests at once one changes the row and tells the owner; the other
+  // answers with the conversation as it now is.
   const [row] = await app.db
     .update(chatrooms)
     // Milliseconds, as the API shows it: the timeout job names the request by this exact value.
     .set({ handledBy: 'human', waitingSince: sql`date_trunc('milliseconds', now())`, updatedAt: sql`now()` })
-    .where(eq(chatrooms.id, chatroom.id))
+    .where(
+      and(
+        eq(chatrooms.id, chatroom.id),
+        eq(chatrooms.handledBy, 'assistant'),
+        isNull(chatrooms.waitingSince),
+      ),
+    )
     .returning();
-  const updated = serializeChatroom(row!);
+  if (!row) {
+    const [current] = await app.db.select().from(chatrooms).where(eq(chatrooms.id, chatroom.id));
+    return widgetConversationOf(serializeChatroom(current ?? chatroom));
+  }
+  const updated = serializeChatroom(row);
   await publishChatEvent(app, application.ownerId, {
     kind: 'chatroom',
     application_uuid: application.uuid,
@@ -48,10 +59,10 @@ export async function requestHandoff(
     chatroom: updated,
     visitor_uuid: visitor.claims.v,
   });
-  await emitHandoffRequested(app, { application, chatroom: row! });
+  await emitHandoffRequested(app, { application, chatroom: row });
   await app.jobs.send<HandoffTimeoutJob>(
     HANDOFF_TIMEOUT_QUEUE,
-    { chatroomId: row!.id, waitingSince: row!.waitingSince!.toISOString() },
+    { chatroomId: row.id, waitingSince: row.waitingSince!.toISOString() },
     { startAfter: widget.takeover.wait_minutes * 60, retryLimit: 5 },
   );
   return widgetConversationOf(updated);

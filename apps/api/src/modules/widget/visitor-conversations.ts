@@ -55,6 +55,12 @@ export async function getVisitorConversation(
 }
 
 /**
+ * The host page without its query and fragment: they can carry the host site's tokens or its
+ * visitors' personal data. The loader sends neither; the server does not rely on that.
+ */
+const withoutQuery = (url: string) => url.split(/[?#]/, 1)[0] || null;
+
+/**
  * A visitor's message: within the limits, into their conversation (or a new widget chatroom that
  * remembers the page it started on), answered unless a person handles the conversation.
  */
@@ -72,7 +78,7 @@ export async function sendVisitorMessage(
     application: visitor.application,
     chatroom,
     source: 'widget',
-    visitor: { uuid: visitor.claims.v, startedOn: input.page_url ?? null },
+    visitor: { uuid: visitor.claims.v, startedOn: input.page_url ? withoutQuery(input.page_url) : null },
     senderIdentifier: visitorSenderOf(visitor.claims.v),
     message: input.message,
     metadata: { source: 'widget', origin: visitor.claims.o },

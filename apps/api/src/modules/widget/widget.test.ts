@@ -1,9 +1,11 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot, TWidgetEvent } from '@cairn/contracts/widget';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE } from './handoff.ts';
+import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
+import { authenticateVisitor } from './visitor-auth.ts';
 
 const SHOP = 'https://shop.example.com';
 const OTHER = 'https://evil.example.net';
@@ -293,7 +295,8 @@ describe('visitor API', () => {
     const sent = await visitor(token).call('POST', '/messages/', {
       conversation_uuid: null,
       message: 'How long is the warranty of the X200?',
-      page_url: 'https://shop.example.com/products/x200',
+      // The query and fragment of the host page are not kept (they may hold a token of the site).
+      page_url: 'https://shop.example.com/products/x200?session=s3cret&email=a%40b.c#reviews',
     });
     expect(sent.status).toBe(201);
     expect(sent.body.conversation).toMatchObject({ handled_by: 'assistant', waiting_since: null });
@@ -331,6 +334,11 @@ describe('visitor API', () => {
       token: owner.token,
     });
     expect(stored.body.messages[0].sender_identifier).toMatch(/^visitor_[0-9a-f-]{36}$/);
+    expect(stored.body).toMatchObject({
+      source: 'widget',
+      handled_by: 'assistant',
+      started_on: 'https://shop.example.com/products/x200',
+    });
   });
 
   it('keeps each visitor to their own conversations, and refuses bad and oversized input', async () => {
@@ -484,6 +492,14 @@ describe('human takeover', () => {
       text: 'Hi, Dana here. It is three years.',
     });
     await stream.waitFor((e) => e.kind === 'conversation' && e.conversation.handled_by === 'human');
+    const ownerView = () =>
+      t.call('GET', `/api/applications/${appUuid}/chatrooms/${room}/messages/`, { token: owner.token });
+    // The owner's view of the conversation says who handles it, not only the list.
+    expect((await ownerView()).body).toMatchObject({
+      source: 'widget',
+      handled_by: 'human',
+      waiting_since: null,
+    });
 
     const silent = await visitor(token).call('POST', '/messages/', {
       conversation_uuid: room,
@@ -496,6 +512,17 @@ describe('human takeover', () => {
       json: { handled_by: 'assistant' },
     });
     expect(back).toMatchObject({ status: 200, body: { handled_by: 'assistant', waiting_since: null } });
+    expect((await ownerView()).body).toMatchObject({ handled_by: 'assistant', waiting_since: null });
+    const taken = await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
+      token: owner.token,
+      json: { handled_by: 'human' },
+    });
+    expect(taken.body.handled_by).toBe('human');
+    expect((await ownerView()).body.handled_by).toBe('human');
+    await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
+      token: owner.token,
+      json: { handled_by: 'assistant' },
+    });
     expect(
       (
         await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
@@ -609,6 +636,48 @@ describe('human takeover', () => {
     const refused = await visitor(token).call('POST', `/conversations/${room}/handoff/`);
     expect(refused.status).toBe(403);
     await patchWidget({ takeover: { enabled: true } });
+  });
+
+  it('two requests for a person at once start one wait: one timeout job, one e-mail', async () => {
+    await t.call('PUT', '/api/notification-profile/', {
+      token: owner.token,
+      json: { ...DEFAULT_NOTIFICATION_PROFILE, email_delay_minutes: 0 },
+    });
+    const token = await newVisitorToken();
+    const first = await visitor(token).call('POST', '/messages/', { conversation_uuid: null, message: 'Hi' });
+    const room = first.body.conversation.uuid;
+    // Both in one tick, straight to the handler: each reads the conversation before either changes it
+    // (over HTTP the test database runs them one after the other).
+    const context = await authenticateVisitor(t.app, {
+      headers: { authorization: `Bearer ${token}` },
+    } as FastifyRequest);
+    const [a, b] = await Promise.all([
+      requestHandoff(t.app, context, room),
+      requestHandoff(t.app, context, room),
+    ]);
+    // The one that did not change the conversation answers with it as the other left it.
+    expect(a).toMatchObject({ handled_by: 'human', waiting_since: expect.any(String) });
+    expect(b).toEqual(a);
+    const again = await visitor(token).call('POST', `/conversations/${room}/handoff/`);
+    expect(again).toMatchObject({ status: 200, body: a });
+    const { rows: jobs } = await t.database.query(
+      `SELECT 1 FROM pgboss.job j JOIN chatrooms c ON c.id = (j.data->>'chatroomId')::int
+       WHERE j.name = $1 AND c.uuid = $2`,
+      [HANDOFF_TIMEOUT_QUEUE, room],
+    );
+    expect(jobs).toHaveLength(1);
+    const link = `/applications/${appUuid}/messages/${room}`;
+    const mailsAboutRoom = () =>
+      t.outbox().filter((m) => m.to === owner.user.email && m.text.replace(/=\n/g, '').includes(link));
+    for (let i = 0; i < 50 && mailsAboutRoom().length === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    // A second e-mail, had one been sent, would follow close behind.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(mailsAboutRoom()).toHaveLength(1);
+    const ownerView = await t.call('GET', `/api/applications/${appUuid}/chatrooms/${room}/messages/`, {
+      token: owner.token,
+    });
+    expect(ownerView.body).toMatchObject({ handled_by: 'human', waiting_since: a.waiting_since });
   });
 });
 
