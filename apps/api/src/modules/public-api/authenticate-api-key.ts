@@ -3,7 +3,7 @@ import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
 import { apiKeys, applications } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { countHit } from '../../lib/rate-limit.ts';
+import { countHit, countHitsSql, fixedWindow, pruneHitsSometimes } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { isWellFormedApiKey } from '../api-keys/key-format.ts';
 import type { ApiKeyRow } from '../api-keys/serialize-api-key.ts';
@@ -21,6 +21,9 @@ declare module 'fastify' {
     apiKey: KeyPrincipal;
   }
 }
+
+/** Unexpired (the database's clock decides, for the count and the refusal alike). */
+const usable = sql<boolean>`(${apiKeys.expiresAt} IS NULL OR ${apiKeys.expiresAt} > now())`;
 
 /** Failed key checks one address may make a minute before it is refused outright until the minute ends. */
 export const BAD_KEYS_PER_MINUTE = 20;
@@ -99,8 +102,25 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
       );
     }
     const keyHash = hashToken(token);
+    // The key's lookup counts its hit too, in one statement (a CTE): a valid, unexpired key's
+    // requests are counted as before, without a round trip of their own.
+    const window = fixedWindow(60);
+    const hit = app.db
+      .$with('hit', { count: sql<number>`count` })
+      .as(
+        countHitsSql(
+          sql`SELECT 'v1-key:' || ${apiKeys.id} FROM ${apiKeys} WHERE ${apiKeys.keyHash} = ${keyHash} AND ${usable}`,
+          window.start,
+        ),
+      );
     const [row] = await app.db
-      .select({ key: apiKeys, application: applications })
+      .with(hit)
+      .select({
+        key: apiKeys,
+        application: applications,
+        usable,
+        hits: sql<number | null>`(SELECT count FROM ${hit})`,
+      })
       .from(apiKeys)
       .innerJoin(applications, eq(applications.id, apiKeys.applicationId))
       .where(eq(apiKeys.keyHash, keyHash))
@@ -108,17 +128,18 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
     if (!row || !timingSafeEqual(Buffer.from(row.key.keyHash), Buffer.from(keyHash))) {
       return refuse(request, reply, 'Incorrect API key provided. It may have been deleted.');
     }
-    if (row.key.expiresAt && row.key.expiresAt.getTime() <= Date.now()) {
-      return refuse(request, reply, `This API key expired at ${row.key.expiresAt.toISOString()}.`);
+    if (!row.usable) {
+      return refuse(request, reply, `This API key expired at ${row.key.expiresAt!.toISOString()}.`);
     }
+    await pruneHitsSometimes(app.database);
 
     const limit = row.key.requestsPerMinute;
-    const hit = await countHit(app.database, `v1-key:${row.key.id}`, 60);
-    reply.headers(rateLimitHeaders(limit, limit - hit.count, hit.resetSeconds));
-    if (hit.count > limit) {
+    const count = Number(row.hits);
+    reply.headers(rateLimitHeaders(limit, limit - count, window.resetSeconds));
+    if (count > limit) {
       throw rateLimited(
-        `Rate limit reached for this API key: ${limit} requests per minute. Try again in ${hit.resetSeconds} seconds.`,
-        hit.resetSeconds,
+        `Rate limit reached for this API key: ${limit} requests per minute. Try again in ${window.resetSeconds} seconds.`,
+        window.resetSeconds,
         'rate_limit_exceeded',
       );
     }
@@ -130,6 +151,6 @@ export function apiKeyAuthenticator(app: FastifyInstance) {
         .where(eq(apiKeys.id, row.key.id))
         .catch((err: unknown) => request.log.warn({ err }, 'could not record API key use'));
     }
-    request.apiKey = row;
+    request.apiKey = { key: row.key, application: row.application };
   };
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import type { TMessage, TSource } from '@cairn/contracts/chat';
 import type {
   TChatCompletion,
@@ -11,7 +10,7 @@ import { chatrooms } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { postMessage } from '../chatrooms/post-message.ts';
-import { type AnswerFollower, FollowerClosedError, followAnswer } from './follow-answer.ts';
+import { type AnswerFollower, type AnswerStep, FollowerClosedError, followAnswer } from './follow-answer.ts';
 import { modelNotFound, OpenAIError } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 
@@ -171,12 +170,7 @@ export async function completeChat(
     } satisfies TChatCompletion;
   }
 
-  // The status is decided by the first step: an answer that fails before any text is an HTTP error.
-  const first = await follower.next();
-  if (first.kind === 'done' && first.message.status === 'failed' && !first.message.message) {
-    throw failureOf(first.message);
-  }
-  const out = new PassThrough();
+  const res = reply.raw;
   const includeUsage = body.stream_options?.include_usage === true;
   const chunk = (fields: Pick<TChatCompletionChunk, 'choices'> & Partial<TChatCompletionChunk>) =>
     `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', ...(includeUsage && { usage: null }), ...fields })}\n\n`;
@@ -192,38 +186,67 @@ export async function completeChat(
     return chunk({ choices: [piece] });
   };
 
-  async function pump(step: Awaited<ReturnType<AnswerFollower['next']>>) {
-    for (;;) {
-      if (step.kind === 'text') {
-        out.write(delta(step.text));
-      } else {
-        const message = step.message;
-        if (message.status === 'failed') {
-          // Mid-stream, the status is sent already: OpenAI clients raise an error event as an APIError.
-          out.end(`data: ${JSON.stringify(failureOf(message).body())}\n\n`);
+  function write(step: AnswerStep) {
+    if (step.kind === 'text') {
+      res.write(delta(step.text));
+      return;
+    }
+    const message = step.message;
+    if (message.status === 'failed') {
+      // Mid-stream, the status is sent already: OpenAI clients raise an error event as an APIError.
+      res.end(`data: ${JSON.stringify(failureOf(message).body())}\n\n`);
+      return;
+    }
+    if (!roleSent) res.write(delta(''));
+    res.write(
+      chunk({
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonOf(message) }],
+        sources: sourcesOf(message),
+      }),
+    );
+    if (includeUsage) res.write(chunk({ choices: [], usage: usageOf(message) }));
+    res.end('data: [DONE]\n\n');
+  }
+
+  // Each step is written from the event that brings it, not through a piped stream (its first
+  // write waits a turn, behind whatever the answer does meanwhile): the reply is taken over from
+  // Fastify once the first step decides the status — an answer that fails before any text is an
+  // HTTP error — and its headers, those set so far included, are written here.
+  let started = false;
+  await new Promise<void>((resolve, reject) => {
+    res.once('close', () => {
+      if (!started) reject(new FollowerClosedError());
+    });
+    follower.forEach((step) => {
+      try {
+        if (!started) {
+          if (step.kind === 'done' && step.message.status === 'failed' && !step.message.message) {
+            reject(failureOf(step.message));
+            return;
+          }
+          started = true;
+          reply.hijack();
+          for (const [name, value] of Object.entries(reply.getHeaders())) {
+            if (value !== undefined) res.setHeader(name, value);
+          }
+          res.writeHead(200, {
+            'content-type': 'text/event-stream; charset=utf-8',
+            'cache-control': 'no-cache',
+            'x-accel-buffering': 'no',
+          });
+          resolve();
+        }
+        write(step);
+      } catch (err) {
+        follower.close();
+        if (!started) {
+          reject(err);
           return;
         }
-        if (!roleSent) out.write(delta(''));
-        out.write(
-          chunk({
-            choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReasonOf(message) }],
-            sources: sourcesOf(message),
-          }),
-        );
-        if (includeUsage) out.write(chunk({ choices: [], usage: usageOf(message) }));
-        out.end('data: [DONE]\n\n');
-        return;
+        request.log.error({ err }, 'streaming a completion failed');
+        res.destroy();
+        resolve();
       }
-      step = await follower.next();
-    }
-  }
-  pump(first).catch((err: unknown) => {
-    if (!(err instanceof FollowerClosedError)) request.log.error({ err }, 'streaming a completion failed');
-    out.destroy();
+    });
   });
-  reply
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .header('x-accel-buffering', 'no');
-  return reply.send(out);
 }

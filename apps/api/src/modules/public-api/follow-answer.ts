@@ -20,6 +20,12 @@ export class FollowerClosedError extends Error {
 export interface AnswerFollower {
   /** The next piece of the answer's text, or its final message; rejects once closed. */
   next(): Promise<AnswerStep>;
+  /**
+   * Hands every step to `onStep` from now on, instead of `next()`: those already received at once,
+   * then each inside the realtime listener that brings it. No await lies between an event and its
+   * use, so a streamed completion writes its text in the same turn as the chat's sockets do.
+   */
+  forEach(onStep: (step: AnswerStep) => void): void;
   close(): void;
 }
 
@@ -35,6 +41,8 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
   let run: number | null = null;
   let done = false;
   let closed = false;
+  let sink: ((step: AnswerStep) => void) | null = null;
+  let quiet: NodeJS.Timeout | undefined;
 
   function push(step: AnswerStep) {
     if (done) return;
@@ -45,7 +53,26 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
       if (rest && step.message.run === (run ?? step.message.run)) steps.push({ kind: 'text', text: rest });
     }
     steps.push(step);
-    wake?.();
+    if (sink) drain(sink);
+    else wake?.();
+  }
+
+  function drain(onStep: (step: AnswerStep) => void) {
+    clearTimeout(quiet);
+    while (steps.length && !closed) {
+      const step = steps.shift()!;
+      if (step.kind === 'done') unsubscribe();
+      onStep(step);
+    }
+    if (!done && !closed) {
+      quiet = setTimeout(
+        () =>
+          void readStored()
+            .catch(() => {})
+            .finally(() => sink && drain(sink)),
+        QUIET_CHECK_MS,
+      );
+    }
   }
 
   const unsubscribe = app.realtime.subscribe(ownerId, ({ event, data }) => {
@@ -90,9 +117,14 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
       if (step.kind === 'done') unsubscribe();
       return step;
     },
+    forEach(onStep) {
+      sink = onStep;
+      drain(onStep);
+    },
     close() {
       done = true;
       closed = true;
+      clearTimeout(quiet);
       unsubscribe();
       wake?.();
     },

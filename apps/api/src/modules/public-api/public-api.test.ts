@@ -166,6 +166,12 @@ describe('POST /api/v1/chat/completions with the built-in models', () => {
     expect(chunks.every((c) => Array.isArray(c.choices))).toBe(true);
     const raw = await v1('POST', '/chat/completions', keyA, ask('warranty of the X200?', { stream: true }));
     expect(raw.headers.get('content-type')).toContain('text/event-stream');
+    // Written by hand (the reply is taken over from Fastify): the headers set before are all there.
+    expect(raw.headers.get('x-cairn-conversation-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(raw.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(raw.headers.get('x-ratelimit-limit-requests')).toBe('60');
+    expect(raw.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(raw.headers.get('cache-control')).toBe('no-cache');
     expect(String(raw.body).trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
