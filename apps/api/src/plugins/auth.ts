@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
 import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
@@ -22,6 +23,25 @@ declare module 'fastify' {
     /** Resolves the caller without failing; used by the WebSocket upgrade. */
     resolveUser: (request: FastifyRequest) => Promise<{ user: AuthUser; tokenHash: string } | null>;
   }
+}
+
+type Resolved = { user: AuthUser; tokenHash: string };
+
+/**
+ * One server-rendered page calls several API routes in process, all with the same token (decision
+ * 003). Within one page the token is looked up once and the answer shared by the page's later read
+ * calls; a write clears it, since it may revoke the token (logout, password change). The memo is an
+ * async-local value set by the in-process caller only (`withPageAuth`): nothing a client sends can
+ * reach it.
+ */
+const pageAuth = new AsyncLocalStorage<Map<string, Promise<Resolved | null>>>();
+
+/**
+ * Runs one in-process API call of a page; `memo` is that page's own, shared by its calls. `call` may
+ * return a lazy thenable (`app.inject` starts on `then`): it is awaited inside, in the memo's context.
+ */
+export function withPageAuth<T>(memo: Map<string, Promise<Resolved | null>>, call: () => PromiseLike<T>) {
+  return pageAuth.run(memo, async () => await call());
 }
 
 const unauthorized = (detail: string) =>
@@ -58,7 +78,22 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
   app.decorateRequest('user', null as unknown as AuthUser);
   app.decorateRequest('authTokenHash', '');
 
-  async function lookup(token: string) {
+  async function lookup(token: string, method: string): Promise<Resolved | null> {
+    const memo = pageAuth.getStore();
+    if (!memo) return lookupNow(token);
+    if (!SAFE_METHODS.has(method)) {
+      memo.clear();
+      return lookupNow(token);
+    }
+    let found = memo.get(token);
+    if (!found) {
+      found = lookupNow(token);
+      memo.set(token, found);
+    }
+    return found;
+  }
+
+  async function lookupNow(token: string): Promise<Resolved | null> {
     const tokenHash = hashToken(token);
     const [row] = await app.db
       .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
@@ -82,7 +117,7 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     const found = tokenFrom(request);
     if (!found) return null;
     if (found.viaCookie && isCrossSite(request, opts.publicUrl)) return null;
-    return lookup(found.token);
+    return lookup(found.token, request.method);
   });
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
@@ -91,7 +126,7 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     if (found.viaCookie && !SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicUrl)) {
       throw new AppError('forbidden', 'Cross-site request refused.');
     }
-    const resolved = await lookup(found.token);
+    const resolved = await lookup(found.token, request.method);
     if (!resolved) throw unauthorized('Invalid or expired token.');
     request.user = resolved.user;
     request.authTokenHash = resolved.tokenHash;

@@ -111,6 +111,33 @@ describe('server-side API calls from the web app', () => {
     expect(bad.status).toBe(401);
   });
 
+  it("looks a page's token up once for its reads, again after a write, and never for another page", async () => {
+    const { token } = await t.signUp();
+    const raw = t.database.raw as unknown as { query: (...args: unknown[]) => unknown };
+    const queries = vi.spyOn(raw, 'query');
+    const tokenLookups = () =>
+      queries.mock.calls.filter(([q]) =>
+        String(typeof q === 'string' ? q : (q as { text?: string })?.text).includes('"auth_tokens"'),
+      ).length;
+    const page = serverSideFetch(t.app, browserIp);
+    const read = (on: typeof page, path: string) =>
+      on(`${t.url}${path}`, withToken(token)).then((res) => res.status);
+    // The navigation's calls, in parallel as the layout's loader makes them, then one more read.
+    expect(
+      await Promise.all([read(page, '/api/me/'), read(page, '/api/applications/'), read(page, '/api/me/')]),
+    ).toEqual([200, 200, 200]);
+    expect(await read(page, '/api/me/')).toBe(200);
+    expect(tokenLookups()).toBe(1);
+    // Another page has a memo of its own.
+    expect(await read(serverSideFetch(t.app, browserIp), '/api/me/')).toBe(200);
+    expect(tokenLookups()).toBe(2);
+    // A write in the same page may revoke the token (logout): the next read checks it again.
+    const logout = await page(`${t.url}/api/logout/`, { method: 'POST', ...withToken(token) });
+    expect(logout.status).toBe(204);
+    expect(await read(page, '/api/me/')).toBe(401);
+    queries.mockRestore();
+  });
+
   it('gives the same 404 and 400 answers as HTTP', async () => {
     const { token } = await t.signUp();
     const missing = '/api/applications/00000000-0000-4000-8000-000000000000/';

@@ -8,6 +8,7 @@ import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
+import { withPageAuth } from './auth.ts';
 
 /**
  * Mounts the React Router web app (apps/web) on this Fastify instance (DESIGN §3): every path no API
@@ -161,22 +162,26 @@ export default async function webPlugin(app: FastifyInstance) {
  * API lives elsewhere: plain HTTP. Otherwise the request goes through this very app's routes in
  * process (`app.inject`): the same hooks, auth, validation, rate limits and error bodies as over
  * HTTP, without a loopback socket per call. The browser's address is the request's remote address,
- * so per-IP limits count the browser, as X-Forwarded-For does over HTTP.
+ * so per-IP limits count the browser, as X-Forwarded-For does over HTTP. One fetch serves one page
+ * request: its calls share one token lookup (`withPageAuth`).
  */
 export function serverSideFetch(app: FastifyInstance, clientIp: string): typeof fetch {
   if (app.config.apiUrl) return fetch;
+  const pageAuthMemo = new Map();
   return async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     // A FormData body becomes multipart bytes with its boundary in content-type, as fetch would send it.
     const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const res = await app.inject({
-      method: request.method as HTTPMethods,
-      url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(request.headers),
-      ...(payload ? { payload } : {}),
-      remoteAddress: clientIp || '127.0.0.1',
-    });
+    const res = await withPageAuth(pageAuthMemo, () =>
+      app.inject({
+        method: request.method as HTTPMethods,
+        url: `${url.pathname}${url.search}`,
+        headers: Object.fromEntries(request.headers),
+        ...(payload ? { payload } : {}),
+        remoteAddress: clientIp || '127.0.0.1',
+      }),
+    );
     const headers = new Headers();
     for (const [name, value] of Object.entries(res.headers)) {
       if (value === undefined) continue;
