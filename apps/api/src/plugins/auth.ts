@@ -93,14 +93,19 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     return found;
   }
 
+  // Every authenticated request runs it: built once (drizzle's query building costs about as much as
+  // PGlite running it).
+  const tokenLookup = app.db
+    .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(eq(authTokens.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('auth_token_lookup');
+
   async function lookupNow(token: string): Promise<Resolved | null> {
     const tokenHash = hashToken(token);
-    const [row] = await app.db
-      .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
-      .from(authTokens)
-      .innerJoin(users, eq(users.id, authTokens.userId))
-      .where(eq(authTokens.tokenHash, tokenHash))
-      .limit(1);
+    const [row] = await tokenLookup.execute({ tokenHash });
     if (!row) return null;
     // Coarse last-use bookkeeping, at most one write per token a minute, off the request's path.
     if (Date.now() - row.lastUsedAt.getTime() > 60_000) {
