@@ -81,13 +81,20 @@ async function loadConversation(
   answerId: number,
   replyTo: unknown,
 ) {
+  // Only what the prompt needs: an answer's metadata (its citations) is most of its row.
   const rows = await app.db
-    .select()
+    .select({
+      uuid: messages.uuid,
+      message: messages.message,
+      senderIdentifier: messages.senderIdentifier,
+      status: messages.status,
+      sendToUser: sql<boolean>`coalesce(${messages.metadata}->'send_to_user' = 'true'::jsonb, false)`,
+    })
     .from(messages)
     .where(and(eq(messages.chatroomId, chatroomId), lt(messages.id, answerId)))
     .orderBy(desc(messages.id))
     .limit(HISTORY_TURNS * 2 + 1);
-  const usable = rows.reverse().filter((m) => m.message.trim() && m.metadata.send_to_user !== true);
+  const usable = rows.reverse().filter((m) => m.message.trim() && !m.sendToUser);
   let at = usable.findIndex((m) => m.uuid === replyTo);
   if (at < 0) at = usable.findLastIndex((m) => m.senderIdentifier !== ASSISTANT_SENDER);
   const question = at >= 0 ? usable[at]!.message : '';

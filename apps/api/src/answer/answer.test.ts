@@ -138,6 +138,16 @@ describe('OpenAI-compatible provider (local wire-format server)', () => {
       content: 'What does the warranty of the X200 cover?',
     });
 
+    // A message the owner sent to the end user is not a turn of the conversation with the model.
+    const note = await api('POST', `/api/applications/${app.uuid}/chatrooms/send-message/`, {
+      chatroom_identifier: first.chatroom.uuid,
+      message: 'A note for the visitor',
+      sender_identifier: `reg_${owner.user.id}`,
+      metadata: { source: 'web' },
+      send_to_user: true,
+    });
+    expect(note.status).toBe(201);
+
     fake.requests.length = 0;
     fake.set({ reply: 'Only the first one [1].' });
     const second = await ask(app.uuid, 'And the batteries?', first.chatroom.uuid);
