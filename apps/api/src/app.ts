@@ -24,6 +24,7 @@ import knowledgePlugin from './modules/knowledge/knowledge-plugin.ts';
 import knowledgeRoutes from './modules/knowledge/routes.ts';
 import knowledgeSearchRoutes from './modules/knowledge-search/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
+import navigationRoutes from './modules/navigation/routes.ts';
 import notificationsPlugin from './modules/notifications/notifications-plugin.ts';
 import publicApiRoutes from './modules/public-api/routes.ts';
 import widgetPlugin from './modules/widget/widget-plugin.ts';
@@ -119,6 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(knowledgeSearchRoutes);
   await app.register(chatroomRoutes);
   await app.register(attentionRoutes);
+  await app.register(navigationRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,
     deps: defaultAnswerDeps(opts.answer?.providerIdleTimeoutMs),

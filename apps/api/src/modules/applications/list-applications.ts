@@ -3,11 +3,15 @@ import { applications } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
 import { serializeApplication } from './serialize-application.ts';
 
-export async function listApplications(db: Db, ownerId: number) {
-  const rows = await db
+/** The owner's applications, oldest first (the rows, for callers that need their ids). */
+export function applicationRowsOf(db: Db, ownerId: number) {
+  return db
     .select()
     .from(applications)
     .where(eq(applications.ownerId, ownerId))
     .orderBy(asc(applications.createdAt), asc(applications.id));
-  return rows.map(serializeApplication);
+}
+
+export async function listApplications(db: Db, ownerId: number) {
+  return (await applicationRowsOf(db, ownerId)).map(serializeApplication);
 }

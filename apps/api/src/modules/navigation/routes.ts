@@ -1,0 +1,63 @@
+import { ZErrorBody } from '@cairn/contracts/errors';
+import { ZNavigation, ZNavigationQuery } from '@cairn/contracts/navigation';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { notFound } from '../../lib/app-error.ts';
+import { serializeUser } from '../accounts/serialize-user.ts';
+import { applicationRowsOf } from '../applications/list-applications.ts';
+import { serializeApplication } from '../applications/serialize-application.ts';
+import { countAttention } from '../attention/get-attention.ts';
+import { chatroomsOf } from '../chatrooms/list-chatrooms.ts';
+
+const errors = { 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody };
+
+/**
+ * The web app's navigation step in one call (decision 003): every signed-in page needs the same four
+ * reads, and one call costs one authentication and one application lookup instead of four.
+ */
+export default async function navigationRoutes(fastify: FastifyInstance) {
+  fastify.addHook('onRequest', fastify.authenticate);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  /** The sidebar's parts that a page can render without: a failure is logged and shown as null. */
+  const optional = <T>(request: FastifyRequest, what: string, read: Promise<T>) =>
+    read.catch((err: unknown) => {
+      request.log.error({ err }, `navigation: could not read ${what}`);
+      return null;
+    });
+
+  app.get(
+    '/api/navigation/',
+    {
+      schema: {
+        tags: ['accounts'],
+        security: [{ token: [] }],
+        description:
+          'The signed-in user, their applications, and for the application named by `application` (else ' +
+          'the first) its chatrooms and the attention badge counts. An `application` that is not one ' +
+          "of the caller's is a 404.",
+        querystring: ZNavigationQuery,
+        response: { 200: ZNavigation, ...errors },
+      },
+    },
+    async (request) => {
+      const rows = await applicationRowsOf(app.db, request.user.id);
+      const wanted = request.query.application;
+      const selected = wanted ? rows.find((row) => row.uuid === wanted) : rows[0];
+      if (wanted && !selected) throw notFound('Application not found.');
+      const [chatrooms, attention] = selected
+        ? await Promise.all([
+            optional(request, 'chatrooms', chatroomsOf(app.db, selected.id)),
+            optional(request, 'attention counts', countAttention(app.db, selected.id)),
+          ])
+        : [[], null];
+      return {
+        user: serializeUser(request.user),
+        applications: rows.map(serializeApplication),
+        selected: selected?.uuid ?? null,
+        chatrooms,
+        attention,
+      };
+    },
+  );
+}
