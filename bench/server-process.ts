@@ -78,6 +78,17 @@ export async function startServerProcess(label: string, port: number) {
     throw new Error('no verification e-mail');
   }
 
+  /** CPU time (user + system, all threads) the server process has used so far, in seconds (Linux; 0 elsewhere). */
+  function cpuSeconds(): number {
+    try {
+      // The fields after the command's name: utime and stime are the 12th and 13th, in clock ticks (100/s).
+      const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      return 0;
+    }
+  }
+
   try {
     for (let i = 0; ; i++) {
       if (server.exitCode !== null) throw new Error('the server exited');
@@ -93,5 +104,5 @@ export async function startServerProcess(label: string, port: number) {
     await stop();
     throw error;
   }
-  return { base, call, dataDir, signUp, stop, peakRssMb: () => peakRssKb / 1024 };
+  return { base, call, dataDir, signUp, stop, cpuSeconds, peakRssMb: () => peakRssKb / 1024 };
 }

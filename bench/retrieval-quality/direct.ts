@@ -38,6 +38,7 @@ const docByItem = new Map<string, string>();
 const languages = new Map<string, number>();
 let chunks = 0;
 const started = performance.now();
+const cpuAtStart = process.cpuUsage();
 for (const doc of data.corpus) {
   const [item] = (
     await database.query<{ id: number; uuid: string }>(
@@ -58,6 +59,8 @@ for (const doc of data.corpus) {
   languages.set(result.language ?? 'unknown', (languages.get(result.language ?? 'unknown') ?? 0) + 1);
 }
 const ingestSeconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuAtStart);
+const ingestCpuSeconds = (cpu.user + cpu.system) / 1e6;
 
 let ndcg = 0;
 let recall = 0;
@@ -80,7 +83,7 @@ for (const query of data.queries) {
 latencies.sort((a, b) => a - b);
 console.log(`engine: ${database.kind}`);
 console.log(
-  `abstracts: ${data.corpus.length}, chunks: ${chunks}, ingest: ${ingestSeconds.toFixed(1)} s (in-process)`,
+  `abstracts: ${data.corpus.length}, chunks: ${chunks}, ingest: ${ingestSeconds.toFixed(1)} s (in-process), CPU time ${ingestCpuSeconds.toFixed(1)} s`,
 );
 console.log(`languages: ${JSON.stringify(Object.fromEntries(languages))}`);
 console.log(`claims: ${data.queries.length}`);

@@ -28,7 +28,7 @@ export const HEARTBEAT_MS = 5_000;
 export const STALL_AFTER_SECONDS = 45;
 
 type ItemRow = typeof knowledgeItems.$inferSelect;
-type ItemOwner = { ownerId: number; applicationUuid: string };
+export type ItemOwner = { ownerId: number; applicationUuid: string };
 
 export interface IngestDeps {
   database: Database;
@@ -36,8 +36,8 @@ export interface IngestDeps {
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
   /** Publishes the row as a `kb_updates` event to the application's owner. */
   publish(owner: ItemOwner, row: ItemRow): Promise<void>;
-  /** The item's ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
-  ended(owner: ItemOwner, row: ItemRow): Promise<unknown>;
+  /** The items' ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
+  ended(owner: ItemOwner, rows: ItemRow[]): Promise<unknown>;
   /** Queues (again) the ingestion of items; with `tx`, inside that transaction. */
   enqueue(itemIds: number[], options?: { startAfterSeconds?: number; tx?: Db }): Promise<void>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -311,10 +311,8 @@ async function ingestClaimed(
     .select()
     .from(knowledgeItems)
     .where(inArray(knowledgeItems.id, readyIds));
-  for (const row of ready) {
-    await deps.publish(owner, row);
-    await deps.ended(owner, row);
-  }
+  for (const row of ready) await deps.publish(owner, row);
+  await deps.ended(owner, ready);
 }
 
 /** Writes to the item under our lease and publishes it; false when the lease is gone (deleted, reaped, re-synced). */
@@ -331,7 +329,7 @@ async function writeUnderLease(
     .returning();
   if (!row) return false;
   await deps.publish(owner, row);
-  if (values.status === 'ready' || values.status === 'failed') await deps.ended(owner, row);
+  if (values.status === 'ready' || values.status === 'failed') await deps.ended(owner, [row]);
   return true;
 }
 
@@ -491,7 +489,7 @@ export async function recoverStalledItems(
     if (!app) continue;
     const owner = { ownerId: app.ownerId, applicationUuid: app.uuid };
     await deps.publish(owner, row);
-    if (row.status === 'failed') await deps.ended(owner, row);
+    if (row.status === 'failed') await deps.ended(owner, [row]);
   }
   if (waiting.length) await deps.enqueue(waiting.map((row) => row.id));
   return rows.length + waiting.length;

@@ -1,5 +1,6 @@
 import type { Db } from '@cairn/db/client';
-import { sql } from 'drizzle-orm';
+import { webhooks } from '@cairn/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
@@ -8,6 +9,7 @@ import {
   INGEST_QUEUE,
   type IngestDeps,
   type IngestJob,
+  type ItemOwner,
   ingestItems,
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
@@ -15,6 +17,7 @@ import { rowsOf } from '../../rag/sql-rows.ts';
 import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishItem } from './publish-item.ts';
+import type { ItemRow } from './queue-items.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,7 +93,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
     },
     publish: (owner, row) => publishItem(app.realtime, owner, row),
-    ended: (owner, row) => emitKnowledgeItemEnded(app, owner, row),
+    ended: (owner, rows) => itemsEnded(app, owner, rows),
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
     waitForRequests: intake.idle,
@@ -120,6 +123,31 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   reaper.unref();
   app.addHook('onClose', async () => clearInterval(reaper));
 });
+
+/**
+ * Tells the owner's webhooks (and, for a failed item, the owner) that items' ingestion ended. A
+ * ready item is told only to webhooks: when the owner has no enabled webhook at all (one query for
+ * a batch), there is nobody to tell, and the lookup of matching webhooks per item (a statement of
+ * ~0.35 ms on PGlite, 1.8 s of SQL for SciFact's 5,183 abstracts) is skipped. Decision 044.
+ */
+async function itemsEnded(app: FastifyInstance, owner: ItemOwner, rows: ItemRow[]): Promise<void> {
+  let webhooksMayListen = true;
+  if (rows.some((row) => row.status === 'ready')) {
+    try {
+      const [webhook] = await app.db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(and(eq(webhooks.ownerId, owner.ownerId), eq(webhooks.enabled, true)))
+        .limit(1);
+      webhooksMayListen = webhook !== undefined;
+    } catch (err) {
+      app.log.warn({ err }, 'looking up webhooks failed; telling each item to them');
+    }
+  }
+  for (const row of rows) {
+    if (row.status === 'failed' || webhooksMayListen) await emitKnowledgeItemEnded(app, owner, row);
+  }
+}
 
 /** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
 async function executeIn(tx: Db, text: string, values: unknown[] = []) {
