@@ -176,7 +176,8 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
 
-    const navigation = ['/api/me/', '/api/applications/', `${appPath}/chatrooms/`];
+    // The layout's navigation step: one call (decision 003), for the page's application.
+    const navigation = [`/api/navigation/?application=${app.uuid}`];
     const pages: Page[] = [
       { name: '/login', path: '/login', signedIn: false, api: [] },
       {
@@ -201,7 +202,7 @@ async function main() {
         name: '/settings/models',
         path: '/settings/models',
         signedIn: true,
-        api: [...navigation, '/api/model-providers/'],
+        api: ['/api/navigation/', '/api/model-providers/'],
       },
     ];
 

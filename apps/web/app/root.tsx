@@ -8,15 +8,16 @@ import {
   Scripts,
   ScrollRestoration,
   useFetchers,
+  useMatches,
   useRouteLoaderData,
 } from 'react-router';
-import { Toaster } from 'sonner';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { ErrorPage } from './components/error-page';
 import { guardedReload, isChunkLoadError } from './lib/reload-guard';
 import { isMode, isTheme, type ThemePrefs } from './lib/theme';
 import { readTheme } from './lib/theme.server';
+import { LazyToaster } from './lib/toast';
 import { useBuildCheck } from './lib/use-build-check';
 
 export const links: Route.LinksFunction = () => [
@@ -47,8 +48,17 @@ const EARLY_ERRORS_SCRIPT =
   "['error','unhandledrejection'].forEach(function(t){addEventListener(t,function(e){" +
   'if(window.__cairnEarlyErrors)window.__cairnEarlyErrors.push(e)})})';
 
+/**
+ * False on pages that ship no JavaScript (a route's `handle: { hydrate: false }`, the public pages):
+ * they are server-rendered HTML whose forms post to route actions (docs/decisions/050).
+ */
+function useHydrate(): boolean {
+  return !useMatches().some((m) => (m.handle as { hydrate?: boolean } | undefined)?.hydrate === false);
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root');
+  const hydrate = useHydrate();
   // Dev allows inline scripts (Vite); without a nonce there is no dev-only hydration warning about it
   // (browsers hide nonce attributes from the DOM).
   const nonce = import.meta.env.DEV ? undefined : root?.nonce;
@@ -58,15 +68,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no user input */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_ERRORS_SCRIPT }} />
+        {/* Same-origin only: with the server's no-referrer, a plain form post (the public pages have
+            no JavaScript) would carry `Origin: null`, which React Router refuses as cross-site. */}
+        <meta name="referrer" content="same-origin" />
+        {hydrate ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours, no user input
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: EARLY_ERRORS_SCRIPT }} />
+        ) : null}
         <Meta />
         <Links />
       </head>
       <body className="min-h-dvh bg-background font-sans text-foreground antialiased">
         {children}
-        {/* The specification's toast numbers (they are also sonner's defaults). */}
-        <Toaster
+        {/* The specification's toast numbers (they are also sonner's defaults). Loaded with the first toast. */}
+        <LazyToaster
           theme={mode}
           duration={4000}
           visibleToasts={3}
@@ -75,8 +90,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
           closeButton
           richColors
         />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

@@ -25,7 +25,7 @@ import { NotificationBell } from '../features/notifications/notification-bell';
 import type { Application, ChatroomList, ChatroomSummary, User } from '../lib/types';
 import { cn, NEW_CHAT_ID } from '../lib/utils';
 import { Brand } from './brand';
-import { CreateApplicationDialog } from './create-application-dialog';
+import { LazyCreateApplicationDialog as CreateApplicationDialog } from './lazy-create-application-dialog';
 import { ThemeMenuItems } from './theme-menu';
 import {
   DropdownMenu,

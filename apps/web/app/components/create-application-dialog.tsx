@@ -1,4 +1,3 @@
-import { ZCreateApplicationForm } from '@cairn/contracts/applications';
 import type * as React from 'react';
 import { useEffect } from 'react';
 import { useFetcher } from 'react-router';
@@ -34,7 +33,10 @@ export function CreateApplicationDialog({
 }) {
   const fetcher = useFetcher<{ errors: FormErrors }>({ key: 'create-application' });
   const errors = fetcher.data?.errors ?? null;
-  const { form } = useZodForm(ZCreateApplicationForm, { defaultValues: { name: '' }, serverErrors: errors });
+  const { form } = useZodForm(
+    () => import('@cairn/contracts/applications').then((m) => m.ZCreateApplicationForm),
+    { defaultValues: { name: '' }, serverErrors: errors },
+  );
   const {
     register,
     reset,

@@ -1,42 +1,42 @@
-import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
 import { Field } from './ui/field';
 import { Input } from './ui/input';
 
-type NewPassword = { password: string; confirm_password: string };
-
 /**
- * A new password and its confirmation, as registering and resetting a password both ask. Fields are
- * registered as they render, after the fields above them, so a failed submit focuses the first one.
+ * A new password and its confirmation, as registering and resetting a password both ask: plain
+ * inputs of a form posted to the route's action (the public pages ship no JavaScript). `focus`
+ * names the field to focus when the page renders (the first one with an error).
  */
-export function NewPasswordFields<T extends FieldValues & NewPassword>({
-  register,
+export function NewPasswordFields({
   errors,
   labels = ['Password', 'Confirm password'],
-  autoFocus = false,
+  focus = null,
 }: {
-  register: UseFormRegister<T>;
   errors: { password?: string | undefined; confirm?: string | undefined };
   labels?: [string, string];
-  autoFocus?: boolean;
+  focus?: string | null;
 }) {
-  // Both names are keys of T by its constraint; TypeScript cannot narrow Path<T> for a generic T.
-  const field = (name: keyof NewPassword) => register(name as Path<T>);
   return (
     <>
       <Field id="password" label={labels[0]} error={errors.password}>
         {(aria) => (
           <Input
             {...aria}
+            name="password"
             type="password"
             autoComplete="new-password"
-            autoFocus={autoFocus}
-            {...field('password')}
+            autoFocus={focus === 'password'}
           />
         )}
       </Field>
       <Field id="confirm_password" label={labels[1]} error={errors.confirm}>
         {(aria) => (
-          <Input {...aria} type="password" autoComplete="new-password" {...field('confirm_password')} />
+          <Input
+            {...aria}
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            autoFocus={focus === 'confirm_password'}
+          />
         )}
       </Field>
     </>

@@ -1,103 +1,76 @@
 import { PaletteIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { MODES, THEMES } from '../lib/theme';
-import { useTheme } from './theme-menu-state';
-import { Button } from './ui/button';
+import { Form, useLocation, useRouteLoaderData } from 'react-router';
+import { DEFAULT_THEME, MODES, THEMES, type ThemePrefs } from '../lib/theme';
+import { cn } from '../lib/utils';
+import { buttonVariants } from './ui/button';
 
 const THEME_LABEL = { gray: 'Gray', blue: 'Blue', violet: 'Violet' } as const;
 const MODE_LABEL = { light: 'Light', dark: 'Dark', system: 'System' } as const;
 
+const choiceClass =
+  'flex w-full items-center gap-2 rounded-sm px-2 py-1 text-left hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:font-medium';
+
 /**
- * Theme picker of the public pages: a disclosure with native radio groups. Deliberately not the
- * Radix menu of the signed-in sidebar, so the sign-in page ships no popper/menu code (bench: /login JS).
+ * Theme picker of the public pages, which ship no JavaScript: a native disclosure holding a form
+ * that posts the choice to /theme, which stores it and sends the browser back to this page.
  */
 export function PublicThemeMenu() {
-  const { prefs, set } = useTheme();
-  // The radios follow the click at once; the saved choice (cookie) catches up a moment later.
-  const [choice, setChoice] = useState(prefs);
-  useEffect(() => setChoice({ theme: prefs.theme, mode: prefs.mode }), [prefs.theme, prefs.mode]);
-  const [open, setOpen] = useState(false);
-  const panelId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setOpen(false);
-        button.current?.focus();
-      }
-    };
-    document.addEventListener('pointerdown', onPointer);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
-
+  const root = useRouteLoaderData('root') as { theme: ThemePrefs } | undefined;
+  const prefs = root?.theme ?? DEFAULT_THEME;
+  const location = useLocation();
   return (
-    <div ref={root} className="relative">
-      <Button
-        ref={button}
-        variant="ghost"
-        size="icon"
-        aria-label="Theme"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
+    <details className="group relative">
+      <summary
+        className={cn(
+          buttonVariants({ variant: 'ghost', size: 'icon' }),
+          'cursor-pointer list-none [&::-webkit-details-marker]:hidden',
+        )}
       >
         <PaletteIcon aria-hidden="true" />
-      </Button>
-      {open ? (
-        <div
-          id={panelId}
-          className="absolute right-0 z-50 mt-1 grid w-44 gap-3 rounded-md border bg-popover p-3 text-sm text-popover-foreground shadow-md"
-        >
-          <fieldset className="grid gap-1.5">
-            <legend className="mb-1 font-medium">Theme</legend>
-            {THEMES.map((t) => (
-              <label key={t} className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="public-theme"
-                  value={t}
-                  checked={choice.theme === t}
-                  onChange={() => {
-                    setChoice((c) => ({ ...c, theme: t }));
-                    set({ theme: t });
-                  }}
-                  className="accent-primary"
-                />
-                {THEME_LABEL[t]}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className="grid gap-1.5">
-            <legend className="mb-1 font-medium">Mode</legend>
-            {MODES.map((m) => (
-              <label key={m} className="flex cursor-pointer items-center gap-2">
-                <input
-                  type="radio"
-                  name="public-mode"
-                  value={m}
-                  checked={choice.mode === m}
-                  onChange={() => {
-                    setChoice((c) => ({ ...c, mode: m }));
-                    set({ mode: m });
-                  }}
-                  className="accent-primary"
-                />
-                {MODE_LABEL[m]}
-              </label>
-            ))}
-          </fieldset>
-        </div>
-      ) : null}
-    </div>
+        <span className="sr-only">Theme</span>
+      </summary>
+      <Form
+        method="post"
+        action="/theme"
+        className="absolute right-0 z-50 mt-1 grid w-44 gap-3 rounded-md border bg-popover p-3 text-sm text-popover-foreground shadow-md"
+      >
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <fieldset className="grid gap-0.5">
+          <legend className="mb-1 font-medium">Theme</legend>
+          {THEMES.map((t) => (
+            <button
+              key={t}
+              type="submit"
+              name="theme"
+              value={t}
+              aria-pressed={prefs.theme === t}
+              className={choiceClass}
+            >
+              <span
+                aria-hidden="true"
+                className="size-3 rounded-full border"
+                style={{ background: t === 'gray' ? '#52525b' : t === 'blue' ? '#2563eb' : '#7c3aed' }}
+              />
+              {THEME_LABEL[t]}
+            </button>
+          ))}
+        </fieldset>
+        <fieldset className="grid gap-0.5">
+          <legend className="mb-1 font-medium">Mode</legend>
+          {MODES.map((m) => (
+            <button
+              key={m}
+              type="submit"
+              name="mode"
+              value={m}
+              aria-pressed={prefs.mode === m}
+              className={choiceClass}
+            >
+              {MODE_LABEL[m]}
+            </button>
+          ))}
+        </fieldset>
+      </Form>
+    </details>
   );
 }

@@ -1,4 +1,3 @@
-import { API_KEYS_MAX } from '@cairn/contracts/api-keys';
 import { AlertCircleIcon, KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { useRevalidator } from 'react-router';
@@ -14,6 +13,7 @@ import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
 import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widget.server';
 import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
+import { API_KEYS_MAX } from '../lib/contract-constants';
 import type { Route } from './+types/api-keys-and-widget';
 import { useNavigationData } from './default-layout';
 

@@ -2,6 +2,7 @@ import { ZEmailRequest } from '@cairn/contracts/accounts';
 import { MailCheckIcon } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { FormError } from '../components/form-error';
+import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Alert, AlertDescription } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
@@ -9,38 +10,33 @@ import { Field } from '../components/ui/field';
 import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { apiFailure, parseForm } from '../lib/form-data.server';
-import { useZodForm } from '../lib/forms';
 import type { Route } from './+types/forgot-password';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Forgot password · Cairn' }];
 
 export async function action(args: Route.ActionArgs) {
+  const posted = await postedEmail(args.request);
   const parsed = await parseForm(args.request, ZEmailRequest);
-  if (!parsed.ok) return parsed.response;
+  if (!parsed.ok) return withEmail(parsed.response, posted);
   try {
     const answer = await apiFor(args).post<{ detail: string }>('/api/forgot-password/', parsed.value, {
       auth: false,
     });
     return { sent: answer.detail };
   } catch (error) {
-    return apiFailure(error, ['email']);
+    return withEmail(apiFailure(error, ['email']), posted);
   }
 }
 
+/** Works without JavaScript (the public pages ship none): errors come back from the action. */
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting =
     navigation.state !== 'idle' && navigation.formAction?.startsWith('/forgot-password') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
   const sent = actionData && 'sent' in actionData ? actionData.sent : null;
-  const { form, onSubmit } = useZodForm(ZEmailRequest, {
-    defaultValues: { email: '' },
-    serverErrors: errors,
-  });
-  const {
-    register,
-    formState: { errors: fieldErrors },
-  } = form;
+  const email = actionData && 'email' in actionData ? actionData.email : '';
+  const focus = focusField(errors, ['email'], 'email');
 
   return (
     <Card>
@@ -52,16 +48,23 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {sent ? (
-          <Alert variant="success">
+          <Alert variant="success" role="status">
             <MailCheckIcon aria-hidden="true" />
             <AlertDescription>{sent}</AlertDescription>
           </Alert>
         ) : (
-          <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+          <Form method="post" noValidate className="grid gap-4">
             <FormError message={errors?.formError} />
-            <Field id="email" label="Email" error={fieldErrors.email?.message}>
+            <Field id="email" label="Email" error={errors?.fieldErrors.email}>
               {(aria) => (
-                <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />
+                <Input
+                  {...aria}
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  defaultValue={email}
+                  autoFocus={focus === 'email'}
+                />
               )}
             </Field>
             <Button type="submit" disabled={submitting}>

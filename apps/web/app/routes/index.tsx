@@ -1,7 +1,7 @@
 import { BoxIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { redirect } from 'react-router';
-import { CreateApplicationDialog } from '../components/create-application-dialog';
+import { LazyCreateApplicationDialog as CreateApplicationDialog } from '../components/lazy-create-application-dialog';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';

@@ -1,19 +1,8 @@
 import { ZEmailRequest, ZLoginRequest } from '@cairn/contracts/accounts';
 import { MailIcon } from 'lucide-react';
-import { useEffect } from 'react';
-import { type Resolver, useForm } from 'react-hook-form';
-import {
-  data,
-  Form,
-  Link,
-  redirect,
-  useFetcher,
-  useNavigation,
-  useSearchParams,
-  useSubmit,
-} from 'react-router';
-import { toast } from 'sonner';
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { FormError } from '../components/form-error';
+import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
@@ -29,48 +18,31 @@ interface LoginResponse {
   token: string;
 }
 
-interface LoginValues {
-  email: string;
-  password: string;
-}
-
-/**
- * The browser-side check of the sign-in form: the same rules and messages as ZLoginRequest, which the
- * action applies again. Written without zod so the sign-in page ships no validation library (bench).
- */
-const loginResolver: Resolver<LoginValues> = async (values) => {
-  const errors: Partial<Record<keyof LoginValues, { type: string; message: string }>> = {};
-  const email = values.email.trim();
-  if (!email) errors.email = { type: 'required', message: 'Required' };
-  else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-    errors.email = { type: 'email', message: 'Invalid email address' };
-  if (!values.password) errors.password = { type: 'required', message: 'Required' };
-  return Object.keys(errors).length > 0 ? { values: {}, errors } : { values, errors: {} };
-};
-
 export const meta: Route.MetaFunction = () => [{ title: 'Sign in · Cairn' }];
 
+/** The sign-in form posts here; the "resend the verification e-mail" form posts with ?intent=resend. */
 export async function action(args: Route.ActionArgs) {
   const { request, context } = args;
   const api = apiFor(args);
   const intent = new URL(request.url).searchParams.get('intent');
+  const email = await postedEmail(request);
 
   // "Resend the verification e-mail" for an account that is not verified yet.
   if (intent === 'resend') {
     const parsed = await parseForm(request, ZEmailRequest);
-    if (!parsed.ok) return parsed.response;
+    if (!parsed.ok) return withEmail(parsed.response, email);
     try {
       const answer = await api.post<{ detail: string }>('/api/verify-email/resend/', parsed.value, {
         auth: false,
       });
-      return { resent: answer.detail };
+      return { resent: answer.detail, email };
     } catch (error) {
-      return apiFailure(error, []);
+      return withEmail(apiFailure(error, []), email);
     }
   }
 
   const parsed = await parseForm(request, ZLoginRequest);
-  if (!parsed.ok) return parsed.response;
+  if (!parsed.ok) return withEmail(parsed.response, email);
   try {
     const { token } = await api.post<LoginResponse>('/api/login/', parsed.value, { auth: false });
     const to = safeRedirect(parsed.form.get('redirectTo'));
@@ -79,38 +51,30 @@ export async function action(args: Route.ActionArgs) {
     const normalized = normalizeError(error);
     if (normalized.code === 'email_not_verified') {
       return data(
-        { errors: { fieldErrors: {}, formError: normalized.message }, unverified: true },
+        { errors: { fieldErrors: {}, formError: normalized.message }, unverified: true, email },
         { status: 403 },
       );
     }
-    return apiFailure(error, ['email', 'password']);
+    return withEmail(apiFailure(error, ['email', 'password']), email);
   }
 }
 
+/** Works without JavaScript (the public pages ship none): errors come back from the action. */
 export default function Login({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const redirectTo = params.get('redirectTo') ?? '';
+  const query = redirectTo ? `redirectTo=${encodeURIComponent(redirectTo)}` : '';
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/login') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
-  const form = useForm<LoginValues>({ resolver: loginResolver, defaultValues: { email: '', password: '' } });
-  const submit = useSubmit();
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    const element = event.currentTarget;
-    void form.handleSubmit(() => submit(element, { method: 'post' }))(event);
-  };
-  useEffect(() => {
-    const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
-    for (const field of ['email', 'password'] as const) {
-      const message = fieldErrors[field];
-      if (message) form.setError(field, { type: 'server', message });
-    }
-  }, [errors, form]);
-  const {
-    register,
-    formState: { errors: fieldErrors },
-  } = form;
+  const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
+  const email = actionData?.email ?? '';
   const unverified = Boolean(actionData && 'unverified' in actionData);
+  const resent = actionData && 'resent' in actionData ? actionData.resent : null;
+  const resending = new URL(navigation.formAction ?? '/', 'http://x').searchParams.get('intent') === 'resend';
+  // A failed resend is answered like any failed post: its message shows in the resend box.
+  const resendFailed = params.get('intent') === 'resend' && errors !== null && !unverified;
+  const focus = focusField(errors, ['email', 'password'], 'email');
 
   return (
     <Card>
@@ -124,15 +88,30 @@ export default function Login({ actionData }: Route.ComponentProps) {
             <AlertDescription>Your password was changed. Sign in with the new one.</AlertDescription>
           </Alert>
         ) : null}
-        <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+        <Form method="post" action={`/login${query ? `?${query}` : ''}`} noValidate className="grid gap-4">
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <FormError message={unverified ? null : errors?.formError} />
-          <Field id="email" label="Email" error={fieldErrors.email?.message}>
-            {(aria) => <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />}
-          </Field>
-          <Field id="password" label="Password" error={fieldErrors.password?.message}>
+          <FormError message={unverified || resendFailed ? null : errors?.formError} />
+          <Field id="email" label="Email" error={fieldErrors.email}>
             {(aria) => (
-              <Input {...aria} type="password" autoComplete="current-password" {...register('password')} />
+              <Input
+                {...aria}
+                name="email"
+                type="email"
+                autoComplete="email"
+                defaultValue={email}
+                autoFocus={focus === 'email'}
+              />
+            )}
+          </Field>
+          <Field id="password" label="Password" error={fieldErrors.password}>
+            {(aria) => (
+              <Input
+                {...aria}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                autoFocus={focus === 'password'}
+              />
             )}
           </Field>
           <div className="flex justify-end">
@@ -143,12 +122,19 @@ export default function Login({ actionData }: Route.ComponentProps) {
               Forgot your password?
             </Link>
           </div>
-          <Button type="submit" disabled={submitting}>
-            {submitting ? 'Signing in…' : 'Sign in'}
+          <Button type="submit" disabled={submitting && !resending}>
+            {submitting && !resending ? 'Signing in…' : 'Sign in'}
           </Button>
         </Form>
-        {unverified ? (
-          <ResendVerification email={form.getValues('email')} message={errors?.formError ?? ''} />
+        {unverified || resent || resendFailed ? (
+          <ResendVerification
+            email={email}
+            query={query}
+            title={unverified ? (errors?.formError ?? '') : 'Verify your e-mail address before logging in.'}
+            sent={resent}
+            failed={resendFailed ? (errors?.formError ?? Object.values(fieldErrors)[0] ?? null) : null}
+            busy={submitting && resending}
+          />
         ) : null}
       </CardContent>
       <CardFooter className="justify-center text-sm text-muted-foreground">
@@ -164,30 +150,38 @@ export default function Login({ actionData }: Route.ComponentProps) {
 }
 
 /** Offered when the account exists but its e-mail address is not verified yet. */
-function ResendVerification({ email, message }: { email: string; message: string }) {
-  const fetcher = useFetcher<typeof action>();
-  const data = fetcher.data;
-  const sent = data && 'resent' in data ? data.resent : null;
-  const failed =
-    data && 'errors' in data
-      ? (data.errors.formError ?? Object.values(data.errors.fieldErrors)[0] ?? null)
-      : null;
-  useEffect(() => {
-    if (sent) toast.success('Verification e-mail sent', { description: sent });
-  }, [sent]);
+function ResendVerification({
+  email,
+  query,
+  title,
+  sent,
+  failed,
+  busy,
+}: {
+  email: string;
+  query: string;
+  title: string;
+  sent: string | null;
+  failed: string | null;
+  busy: boolean;
+}) {
   return (
     <Alert>
       <MailIcon aria-hidden="true" />
-      <AlertTitle>{message}</AlertTitle>
+      <AlertTitle>{title}</AlertTitle>
       <AlertDescription>
         <p>Open the link in the e-mail we sent you. Did not get it?</p>
-        <fetcher.Form method="post" action="/login?intent=resend" className="mt-2">
+        <Form method="post" action={`/login?intent=resend${query ? `&${query}` : ''}`} className="mt-2">
           <input type="hidden" name="email" value={email} />
-          <Button type="submit" variant="outline" size="sm" disabled={fetcher.state !== 'idle'}>
-            {fetcher.state !== 'idle' ? 'Sending…' : 'Resend verification e-mail'}
+          <Button type="submit" variant="outline" size="sm" disabled={busy}>
+            {busy ? 'Sending…' : 'Resend verification e-mail'}
           </Button>
-        </fetcher.Form>
-        {sent ? <p className="text-success">{sent}</p> : null}
+        </Form>
+        {sent ? (
+          <p className="text-success" role="status">
+            Verification e-mail sent. {sent}
+          </p>
+        ) : null}
         {failed ? <p className="text-destructive">{failed}</p> : null}
       </AlertDescription>
     </Alert>

@@ -1,10 +1,4 @@
-import {
-  NEW_CHAT_ID,
-  NEW_CHAT_NAME,
-  senderIdentifierOf,
-  type TChatroomMessages,
-  type TSource,
-} from '@cairn/contracts/chat';
+import type { TChatroomMessages, TSource } from '@cairn/contracts/chat';
 import { AlertCircleIcon, ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, useNavigation, useParams, useRevalidator } from 'react-router';
@@ -21,6 +15,8 @@ import { MessageItem } from '../features/chat/message-item';
 import { useChat } from '../features/chat/use-chat';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
+import { senderIdentifierOf } from '../lib/contract-constants';
+import { NEW_CHAT_ID, NEW_CHAT_NAME } from '../lib/utils';
 import type { Route } from './+types/messages';
 import { useNavigationData } from './default-layout';
 

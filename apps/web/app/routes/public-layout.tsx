@@ -7,6 +7,12 @@ import type { Route } from './+types/public-layout';
 /** Pages a signed-in user has no business on (specification §4); they go to `/`. */
 const SIGNED_OUT_ONLY = new Set(['/login', '/register']);
 
+/**
+ * These pages ship no JavaScript (issue 13, docs/decisions/050): their forms post to the routes'
+ * actions, which answer with the page again or a redirect. The root layout reads this.
+ */
+export const handle = { hydrate: false };
+
 export function loader({ request }: Route.LoaderArgs) {
   const { pathname } = new URL(request.url);
   if (SIGNED_OUT_ONLY.has(pathname) && readAuthToken(request)) throw redirect('/');

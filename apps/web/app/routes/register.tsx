@@ -1,57 +1,42 @@
 import { ZRegisterForm } from '@cairn/contracts/accounts';
 import { MailCheckIcon } from 'lucide-react';
-import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import { toast } from 'sonner';
 import { FormError } from '../components/form-error';
 import { NewPasswordFields } from '../components/new-password-fields';
+import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { Field } from '../components/ui/field';
 import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { apiFailure, parseForm } from '../lib/form-data.server';
-import { useZodForm } from '../lib/forms';
 import type { Route } from './+types/register';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Create an account · Cairn' }];
 
-export const VERIFY_TOAST =
-  'Account created. Verify your e-mail address before logging in: we sent you a link.';
-
 export async function action(args: Route.ActionArgs) {
+  const posted = await postedEmail(args.request);
   const parsed = await parseForm(args.request, ZRegisterForm);
-  if (!parsed.ok) return parsed.response;
+  if (!parsed.ok) return withEmail(parsed.response, posted);
   const { email, password } = parsed.value;
   try {
     // The specification sends the e-mail as the username too.
     await apiFor(args).post('/api/register/', { email, username: email, password }, { auth: false });
     return { registered: email };
   } catch (error) {
-    return apiFailure(error, ['email', 'password', 'confirm_password']);
+    return withEmail(apiFailure(error, ['email', 'password', 'confirm_password']), posted);
   }
 }
 
+/** Works without JavaScript (the public pages ship none): errors come back from the action. */
 export default function Register({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state !== 'idle' && navigation.formAction?.startsWith('/register') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
   const registered = actionData && 'registered' in actionData ? actionData.registered : null;
-  const { form, onSubmit } = useZodForm(ZRegisterForm, {
-    defaultValues: { email: '', password: '', confirm_password: '' },
-    serverErrors: errors,
-  });
-  const {
-    register,
-    reset,
-    formState: { errors: fieldErrors },
-  } = form;
-
-  useEffect(() => {
-    if (!registered) return;
-    toast.success(VERIFY_TOAST);
-    reset();
-  }, [registered, reset]);
+  const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
+  const email = actionData && 'email' in actionData ? actionData.email : '';
+  const focus = focusField(errors, ['email', 'password', 'confirm_password'], 'email');
 
   if (registered) {
     return (
@@ -61,9 +46,10 @@ export default function Register({ actionData }: Route.ComponentProps) {
             <MailCheckIcon aria-hidden="true" />
           </div>
           <CardTitle>Check your inbox</CardTitle>
-          <CardDescription>
-            We sent a verification link to <strong className="text-foreground">{registered}</strong>. Verify
-            your e-mail address before logging in.
+          <CardDescription role="status">
+            Account created. We sent a verification link to{' '}
+            <strong className="text-foreground">{registered}</strong>. Verify your e-mail address before
+            logging in.
           </CardDescription>
         </CardHeader>
         <CardFooter>
@@ -82,17 +68,23 @@ export default function Register({ actionData }: Route.ComponentProps) {
         <CardDescription>Build assistants that answer from your own knowledge.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
+        <Form method="post" noValidate className="grid gap-4">
           <FormError message={errors?.formError} />
-          <Field id="email" label="Email" error={fieldErrors.email?.message}>
-            {(aria) => <Input {...aria} type="email" autoComplete="email" autoFocus {...register('email')} />}
+          <Field id="email" label="Email" error={fieldErrors.email}>
+            {(aria) => (
+              <Input
+                {...aria}
+                name="email"
+                type="email"
+                autoComplete="email"
+                defaultValue={email}
+                autoFocus={focus === 'email'}
+              />
+            )}
           </Field>
           <NewPasswordFields
-            register={register}
-            errors={{
-              password: fieldErrors.password?.message,
-              confirm: fieldErrors.confirm_password?.message,
-            }}
+            errors={{ password: fieldErrors.password, confirm: fieldErrors.confirm_password }}
+            focus={focus}
           />
           <Button type="submit" disabled={submitting}>
             {submitting ? 'Creating account…' : 'Create account'}

@@ -3,26 +3,27 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-rout
 import { z } from 'zod';
 import { FormError } from '../components/form-error';
 import { NewPasswordFields } from '../components/new-password-fields';
+import { focusField } from '../components/public-form';
 import { Alert, AlertDescription } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { apiFor } from '../lib/api.server';
 import { apiFailure, parseForm } from '../lib/form-data.server';
-import { useZodForm } from '../lib/forms';
 import type { Route } from './+types/reset-password';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password · Cairn' }];
 
 /** The new password twice, like registration; the token comes from the e-mailed link. */
-const ZResetPasswordForm = z
-  .object({ token: z.string(), password: ZPassword, confirm_password: ZPassword })
-  .refine((v) => v.password === v.confirm_password, {
-    message: MESSAGES.passwordsMustMatch,
-    path: ['confirm_password'],
-  });
+const resetPasswordForm = () =>
+  z
+    .object({ token: z.string(), password: ZPassword, confirm_password: ZPassword })
+    .refine((v) => v.password === v.confirm_password, {
+      message: MESSAGES.passwordsMustMatch,
+      path: ['confirm_password'],
+    });
 
 export async function action(args: Route.ActionArgs) {
-  const parsed = await parseForm(args.request, ZResetPasswordForm);
+  const parsed = await parseForm(args.request, resetPasswordForm());
   if (!parsed.ok) return parsed.response;
   try {
     const { token, password } = parsed.value;
@@ -33,6 +34,7 @@ export async function action(args: Route.ActionArgs) {
   }
 }
 
+/** Works without JavaScript (the public pages ship none): errors come back from the action. */
 export default function ResetPassword({ actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
@@ -40,14 +42,8 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
   const submitting =
     navigation.state !== 'idle' && navigation.formAction?.startsWith('/reset-password') === true;
   const errors = actionData && 'errors' in actionData ? actionData.errors : null;
-  const { form, onSubmit } = useZodForm(ZResetPasswordForm, {
-    defaultValues: { token, password: '', confirm_password: '' },
-    serverErrors: errors,
-  });
-  const {
-    register,
-    formState: { errors: fieldErrors },
-  } = form;
+  const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
+  const focus = focusField(errors, ['password', 'confirm_password'], 'password');
 
   return (
     <Card>
@@ -57,17 +53,13 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {token ? (
-          <Form method="post" noValidate onSubmit={onSubmit} className="grid gap-4">
-            <input type="hidden" {...register('token')} />
+          <Form method="post" noValidate className="grid gap-4">
+            <input type="hidden" name="token" value={token} />
             <FormError message={errors?.formError} />
             <NewPasswordFields
-              register={register}
-              errors={{
-                password: fieldErrors.password?.message,
-                confirm: fieldErrors.confirm_password?.message,
-              }}
+              errors={{ password: fieldErrors.password, confirm: fieldErrors.confirm_password }}
               labels={['New password', 'Confirm new password']}
-              autoFocus
+              focus={focus}
             />
             <Button type="submit" disabled={submitting}>
               {submitting ? 'Saving…' : 'Change password'}

@@ -1,4 +1,3 @@
-import { WEBHOOKS_MAX } from '@cairn/contracts/webhooks';
 import { AlertCircleIcon, PlusIcon, WebhookIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
@@ -13,6 +12,7 @@ import { WebhookCard } from '../features/integrations/webhook-card';
 import { WebhookDialog } from '../features/integrations/webhook-dialog';
 import { loadWebhooks, webhooksAction } from '../features/integrations/webhooks.server';
 import { apiFor } from '../lib/api.server';
+import { WEBHOOKS_MAX } from '../lib/contract-constants';
 import type { Route } from './+types/settings.integrations';
 import { useNavigationData } from './default-layout';
 

@@ -1,6 +1,7 @@
 import { ZEmailRequest } from '@cairn/contracts/accounts';
 import { CircleCheckIcon, CircleXIcon } from 'lucide-react';
-import { data, Link, useFetcher } from 'react-router';
+import { data, Form, Link, useNavigation } from 'react-router';
+import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { Field } from '../components/ui/field';
@@ -8,7 +9,6 @@ import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { normalizeError } from '../lib/api-error';
 import { apiFailure, parseForm } from '../lib/form-data.server';
-import { useZodForm } from '../lib/forms';
 import type { Route } from './+types/verify-email';
 
 export const meta: Route.MetaFunction = () => [{ title: 'Verify your e-mail · Cairn' }];
@@ -35,19 +35,21 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
+  const posted = await postedEmail(args.request);
   const parsed = await parseForm(args.request, ZEmailRequest);
-  if (!parsed.ok) return parsed.response;
+  if (!parsed.ok) return withEmail(parsed.response, posted);
   try {
     const answer = await apiFor(args).post<{ detail: string }>('/api/verify-email/resend/', parsed.value, {
       auth: false,
     });
-    return { resent: answer.detail };
+    return { resent: answer.detail, email: posted };
   } catch (error) {
-    return apiFailure(error, ['email']);
+    return withEmail(apiFailure(error, ['email']), posted);
   }
 }
 
-export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+/** Works without JavaScript (the public pages ship none): the resend form posts to the action. */
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <Card>
       <CardHeader>
@@ -61,7 +63,7 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
       </CardHeader>
       {loaderData.ok ? null : (
         <CardContent>
-          <ResendForm />
+          <ResendForm result={actionData} />
         </CardContent>
       )}
       <CardFooter>
@@ -73,34 +75,35 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function ResendForm() {
-  const fetcher = useFetcher<typeof action>();
-  const result = fetcher.data;
+function ResendForm({ result }: { result: Route.ComponentProps['actionData'] }) {
+  const navigation = useNavigation();
   const errors = result && 'errors' in result ? result.errors : null;
   const resent = result && 'resent' in result ? result.resent : null;
-  const { form } = useZodForm(ZEmailRequest, { defaultValues: { email: '' }, serverErrors: errors });
-  const {
-    register,
-    formState: { errors: fieldErrors },
-  } = form;
-  if (resent) return <p className="text-sm text-success">{resent}</p>;
+  const email = result?.email ?? '';
+  if (resent)
+    return (
+      <p className="text-sm text-success" role="status">
+        {resent}
+      </p>
+    );
   return (
-    <fetcher.Form
-      method="post"
-      noValidate
-      className="grid gap-3"
-      onSubmit={(event) => {
-        const element = event.currentTarget;
-        void form.handleSubmit(() => fetcher.submit(element, { method: 'post' }))(event);
-      }}
-    >
+    <Form method="post" noValidate className="grid gap-3">
       <p className="text-sm text-muted-foreground">Ask for a new link:</p>
-      <Field id="email" label="Email" error={fieldErrors.email?.message ?? errors?.formError ?? undefined}>
-        {(aria) => <Input {...aria} type="email" autoComplete="email" {...register('email')} />}
+      <Field id="email" label="Email" error={errors?.fieldErrors.email ?? errors?.formError ?? undefined}>
+        {(aria) => (
+          <Input
+            {...aria}
+            name="email"
+            type="email"
+            autoComplete="email"
+            defaultValue={email}
+            autoFocus={focusField(errors, ['email'], null) === 'email'}
+          />
+        )}
       </Field>
-      <Button type="submit" variant="secondary" disabled={fetcher.state !== 'idle'}>
-        {fetcher.state !== 'idle' ? 'Sending…' : 'Send a new verification link'}
+      <Button type="submit" variant="secondary" disabled={navigation.state !== 'idle'}>
+        {navigation.state !== 'idle' ? 'Sending…' : 'Send a new verification link'}
       </Button>
-    </fetcher.Form>
+    </Form>
   );
 }

@@ -1,37 +1,40 @@
-import { XIcon } from 'lucide-react';
-import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
+import { lazyModule } from '../../lib/lazy-module';
 import { cn } from '../../lib/utils';
+import { LazyRoot, livePart, liveTrigger } from './lazy-root';
 
-/** Radix dialog: traps focus while open, returns it to the trigger on close, closes on Escape. */
-export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
+/**
+ * Radix dialog, loaded when a dialog first opens (./dialog-impl): traps focus while open, returns it
+ * to the trigger on close, closes on Escape. Same parts and props as Radix's.
+ */
+export const dialogModule = lazyModule(() => import('./dialog-impl'));
+type Impl = typeof import('./dialog-impl');
 
-export function DialogContent({
-  className,
+export function Dialog({
+  open,
+  defaultOpen,
+  onOpenChange,
   children,
   ...props
-}: React.ComponentProps<typeof DialogPrimitive.Content>) {
+}: React.ComponentProps<Impl['Root']>) {
   return (
-    <DialogPrimitive.Portal>
-      <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in data-[state=open]:fade-in-0" />
-      <DialogPrimitive.Content
-        className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-background p-6 shadow-lg sm:max-w-lg',
-          className,
-        )}
-        {...props}
-      >
-        {children}
-        <DialogPrimitive.Close className="absolute top-4 right-4 rounded-xs opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none [&_svg]:size-4">
-          <XIcon aria-hidden="true" />
-          <span className="sr-only">Close</span>
-        </DialogPrimitive.Close>
-      </DialogPrimitive.Content>
-    </DialogPrimitive.Portal>
+    <LazyRoot
+      module={dialogModule}
+      open={open}
+      defaultOpen={defaultOpen}
+      onOpenChange={onOpenChange}
+      render={(m, live) => <m.Root {...props} {...live} />}
+    >
+      {children}
+    </LazyRoot>
   );
 }
+
+export const DialogTrigger = liveTrigger(dialogModule, (m) => m.Trigger, 'dialog', 'click');
+export const DialogClose = livePart(dialogModule, (m) => m.Close);
+export const DialogContent = livePart(dialogModule, (m) => m.Content);
+export const DialogTitle = livePart(dialogModule, (m) => m.Title);
+export const DialogDescription = livePart(dialogModule, (m) => m.Description);
 
 export function DialogHeader({ className, ...props }: React.ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />;
@@ -39,16 +42,5 @@ export function DialogHeader({ className, ...props }: React.ComponentProps<'div'
 export function DialogFooter({ className, ...props }: React.ComponentProps<'div'>) {
   return (
     <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
-  );
-}
-export function DialogTitle({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn('text-lg leading-none font-semibold', className)} {...props} />;
-}
-export function DialogDescription({
-  className,
-  ...props
-}: React.ComponentProps<typeof DialogPrimitive.Description>) {
-  return (
-    <DialogPrimitive.Description className={cn('text-muted-foreground text-sm', className)} {...props} />
   );
 }

@@ -2,7 +2,6 @@ import type { TApiKey } from '@cairn/contracts/api-keys';
 import { KeyRoundIcon, Trash2Icon } from 'lucide-react';
 import { type RefObject, useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
 import { Badge } from '../../components/ui/badge';
@@ -15,6 +14,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
+import { toast } from '../../lib/toast';
 import { RelativeTime } from '../chat/relative-time';
 import type { ApiKeysActionData } from './api-keys.server';
 

@@ -1,7 +1,7 @@
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { Button, type ButtonProps } from '../../components/ui/button';
+import { toast } from '../../lib/toast';
 
 /**
  * Copies `value`; a check mark says so for a moment, and screen readers hear "Copied". The text

@@ -90,7 +90,7 @@ function CreateKeyForm({
   errors: Extract<ApiKeysActionData, { ok: false }>['errors'] | null;
   onCancel: () => void;
 }) {
-  const { form } = useZodForm(ZCreateApiKeyForm, {
+  const { form } = useZodForm(async () => ZCreateApiKeyForm, {
     defaultValues: { name: '', expires_at: '', requests_per_minute: String(API_KEY_RPM_DEFAULT) },
     serverErrors: errors,
   });

@@ -1,9 +1,8 @@
 import type { TUnansweredQuestion } from '@cairn/contracts/attention';
-import { KNOWLEDGE_LIMITS, type TKnowledgeItem } from '@cairn/contracts/knowledge';
+import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { ConfirmForm } from '../../components/confirm-form';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
@@ -18,6 +17,8 @@ import {
 } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Textarea } from '../../components/ui/textarea';
+import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
+import { toast } from '../../lib/toast';
 import { RelativeTime } from '../chat/relative-time';
 import type { AttentionActionData } from './attention.server';
 import { focusSection, SECTION_IDS } from './focus-section';

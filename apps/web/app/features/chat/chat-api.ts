@@ -7,7 +7,6 @@ import type {
   TSendMessageRequest,
   TSendMessageResponse,
 } from '@cairn/contracts/chat';
-import { ofetch } from 'ofetch';
 import { normalizeError } from '../../lib/api-error';
 
 /**
@@ -16,18 +15,48 @@ import { normalizeError } from '../../lib/api-error';
  * Streaming and optimistic updates need them client-side; failures are the same ApiError as on the server.
  */
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  try {
-    return await ofetch<T>(path, {
-      method,
-      body: body as Record<string, unknown> | undefined,
-      credentials: 'same-origin',
-      // The specification's rules: retry non-body methods once on transient statuses, never POST.
-      retry: method === 'GET' ? 1 : 0,
-      retryDelay: 100,
-    });
-  } catch (error) {
-    throw normalizeError(error);
+  // The specification's rules: retry a GET once on a transient status or a network failure, never a write.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchJson<T>(method, path, body);
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (method !== 'GET' || attempt > 0 || (status !== undefined && !RETRY_STATUS.has(status))) {
+        throw normalizeError(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
+}
+
+/** The statuses worth one more try (ofetch's list, which the server-side helper uses too). */
+const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
+
+/**
+ * fetch with a JSON body and answer; a failed status throws an error shaped like ofetch's
+ * FetchError (status, parsed body in `data`), which normalizeError reads. No fetch library in the
+ * browser bundle (issue 13).
+ */
+async function fetchJson<T>(method: string, path: string, body: unknown): Promise<T> {
+  const json = body !== undefined && !(body instanceof FormData);
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', ...(json ? { 'content-type': 'application/json' } : {}) },
+    body: json ? JSON.stringify(body) : (body as FormData | undefined),
+  });
+  const text = await res.text();
+  let data: unknown = text;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: kept as text.
+  }
+  if (!res.ok) {
+    const error = new Error(`[${method}] "${path}": ${res.status} ${res.statusText}`);
+    throw Object.assign(error, { name: 'FetchError', status: res.status, statusCode: res.status, data });
+  }
+  return data as T;
 }
 
 const roomPath = (appId: string, chatroomId: string) => `/api/applications/${appId}/chatrooms/${chatroomId}`;

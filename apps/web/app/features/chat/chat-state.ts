@@ -1,5 +1,5 @@
 import type { TChatroom, TMessage, TMessageEvent } from '@cairn/contracts/chat';
-import { VISITOR_SENDER_PREFIX } from '@cairn/contracts/widget';
+import { VISITOR_SENDER_PREFIX } from '../../lib/contract-constants';
 
 /** A message as the view holds it: the server's, or a local one still being sent (or failed to). */
 export interface ChatMessage extends TMessage {

@@ -1,8 +1,6 @@
-import { NEW_CHAT_ID } from '@cairn/contracts/chat';
 import { MoreHorizontalIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams, useRevalidator } from 'react-router';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -21,6 +19,8 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { normalizeError } from '../../lib/api-error';
+import { toast } from '../../lib/toast';
+import { NEW_CHAT_ID } from '../../lib/utils';
 import { chatApi } from './chat-api';
 
 /** The "…" menu of a chatroom in the sidebar: rename or delete it. */

@@ -1,4 +1,4 @@
-import { ASSISTANT_SENDER, type TSource } from '@cairn/contracts/chat';
+import type { TSource } from '@cairn/contracts/chat';
 import { headingOf } from '@cairn/contracts/citations';
 import {
   AlertCircleIcon,
@@ -12,6 +12,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { ASSISTANT_SENDER } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 import { AnswerMarkdown } from './answer-markdown';
 import { type ChatMessage, isVisitorMessage, senderNameOf } from './chat-state';

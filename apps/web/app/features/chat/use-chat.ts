@@ -1,8 +1,9 @@
-import { NEW_CHAT_ID, type THandledBy, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
+import type { THandledBy, TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
-import { toast } from 'sonner';
 import { normalizeError } from '../../lib/api-error';
+import { toast } from '../../lib/toast';
+import { NEW_CHAT_ID } from '../../lib/utils';
 import { chatApi } from './chat-api';
 import { applyEvent, type ChatMessage, type ChatroomState, isInProgress, mergeMessages } from './chat-state';
 import { useChatSocket } from './use-chat-socket';

@@ -2,7 +2,6 @@ import type { TWebhook, TWebhookAttempt, TWebhookDelivery } from '@cairn/contrac
 import { ChevronRightIcon, RotateCcwIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFetcher, useNavigate, useRevalidator } from 'react-router';
-import { toast } from 'sonner';
 import { Alert, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -13,6 +12,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
+import { toast } from '../../lib/toast';
 import { RelativeTime } from '../chat/relative-time';
 import type { DeliveryLog, WebhooksActionData } from './webhooks.server';
 

@@ -11,7 +11,6 @@ import {
 } from 'lucide-react';
 import { type RefObject, useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
 import { FormError } from '../../components/form-error';
@@ -26,6 +25,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
+import { toast } from '../../lib/toast';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import { RelativeTime } from '../chat/relative-time';
 import { SecretReveal } from './secret-reveal';

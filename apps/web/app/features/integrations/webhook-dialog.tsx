@@ -2,7 +2,6 @@ import type { TCreatedWebhook, TWebhook } from '@cairn/contracts/webhooks';
 import { useCallback, useEffect } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import type { useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
 import {
@@ -14,6 +13,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { useZodForm } from '../../lib/forms';
+import { toast } from '../../lib/toast';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import { SecretReveal } from './secret-reveal';
 import { WebhookFields, type WebhookFormValues } from './webhook-fields';
@@ -97,7 +97,7 @@ function WebhookForm({
   errors: Extract<WebhooksActionData, { ok: false }>['errors'] | null;
   onCancel: () => void;
 }) {
-  const { form } = useZodForm(ZWebhookForm, {
+  const { form } = useZodForm(async () => ZWebhookForm, {
     defaultValues: {
       url: webhook?.url ?? '',
       events: webhook?.events ?? ['message.created'],

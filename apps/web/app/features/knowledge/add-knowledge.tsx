@@ -1,4 +1,3 @@
-import { KNOWLEDGE_FILE_ACCEPT, KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
 import { FileTextIcon, GlobeIcon, TextIcon, UploadIcon, XIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
@@ -8,6 +7,7 @@ import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import type { FormErrors } from '../../lib/api-error';
+import { KNOWLEDGE_FILE_ACCEPT, KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 import { formatBytes } from './knowledge-item-row';
 

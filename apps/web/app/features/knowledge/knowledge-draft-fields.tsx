@@ -1,9 +1,9 @@
-import { KNOWLEDGE_FILE_ACCEPT } from '@cairn/contracts/knowledge';
 import { FileTextIcon, GlobeIcon, TextIcon, XIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
+import { KNOWLEDGE_FILE_ACCEPT } from '../../lib/contract-constants';
 
 /** A knowledge draft item (specification §3): local id, type, value. */
 export interface KnowledgeDraft {

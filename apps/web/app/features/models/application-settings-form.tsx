@@ -1,22 +1,18 @@
-import {
-  STRICTNESS_LEVELS,
-  type TApplication,
-  TEMPERATURE_MAX,
-  TEMPERATURE_MIN,
-} from '@cairn/contracts/applications';
+import type { TApplication } from '@cairn/contracts/applications';
 import type { TAvailableModel } from '@cairn/contracts/model-providers';
 import { useEffect } from 'react';
 import { Link, useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { FormError } from '../../components/form-error';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Textarea } from '../../components/ui/textarea';
+import { STRICTNESS_LEVELS, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../../lib/contract-constants';
 import { useZodForm } from '../../lib/forms';
+import { toast } from '../../lib/toast';
 import type { SettingsActionData } from './application-settings.server';
-import { STRICTNESS_TEXT, ZApplicationSettingsForm } from './application-settings-schema';
 import { NativeSelect } from './native-select';
+import { STRICTNESS_TEXT } from './strictness-text';
 
 const fetcherKey = (appUuid: string) => `settings-${appUuid}`;
 
@@ -64,7 +60,10 @@ export function ApplicationSettingsForm({
     temperature: application.temperature,
     strictness: application.strictness,
   };
-  const { form } = useZodForm(ZApplicationSettingsForm, { defaultValues: defaults, serverErrors: errors });
+  const { form } = useZodForm(
+    () => import('./application-settings-schema').then((m) => m.ZApplicationSettingsForm),
+    { defaultValues: defaults, serverErrors: errors },
+  );
   const {
     register,
     watch,

@@ -3,7 +3,6 @@ import {
   STRICTNESS_LEVELS,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
-  type TStrictness,
 } from '@cairn/contracts/applications';
 import { z } from 'zod';
 
@@ -18,18 +17,3 @@ export const ZApplicationSettingsForm = z.object({
     .max(TEMPERATURE_MAX, `At most ${TEMPERATURE_MAX}`),
   strictness: z.enum(STRICTNESS_LEVELS, { error: 'Choose how strictly to stay within the knowledge' }),
 });
-
-export const STRICTNESS_TEXT: Record<TStrictness, { label: string; description: string }> = {
-  strict: {
-    label: 'Only the knowledge',
-    description: 'Answers only from the knowledge, and says so when it does not hold the answer.',
-  },
-  balanced: {
-    label: 'Knowledge first',
-    description: 'Prefers the knowledge; may fill gaps with general knowledge and says when it does.',
-  },
-  relaxed: {
-    label: 'Knowledge as context',
-    description: 'Uses the knowledge as context and answers freely.',
-  },
-};

@@ -1,4 +1,4 @@
-import { PROVIDER_KIND_LABELS, type TModelProvider } from '@cairn/contracts/model-providers';
+import type { TModelProvider } from '@cairn/contracts/model-providers';
 import { KeyRoundIcon, PencilIcon, PlugZapIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
@@ -16,6 +16,7 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
+import { PROVIDER_KIND_LABELS } from '../../lib/contract-constants';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';
 import { ProviderFormDialog } from './provider-form-dialog';

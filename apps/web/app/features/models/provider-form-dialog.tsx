@@ -1,9 +1,4 @@
-import {
-  PROVIDER_KIND_LABELS,
-  PROVIDER_KIND_VALUES,
-  type TModelProvider,
-  type TProviderKind,
-} from '@cairn/contracts/model-providers';
+import type { TModelProvider, TProviderKind } from '@cairn/contracts/model-providers';
 import { useCallback, useEffect, useState } from 'react';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
@@ -17,6 +12,7 @@ import {
 } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
+import { PROVIDER_KIND_LABELS, PROVIDER_KIND_VALUES } from '../../lib/contract-constants';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';

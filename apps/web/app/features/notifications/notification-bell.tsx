@@ -1,9 +1,9 @@
 import type { TNotification } from '@cairn/contracts/notifications';
 import { BellIcon, CheckCheckIcon } from 'lucide-react';
-import { Popover } from 'radix-ui';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '../../components/ui/button';
+import { Popover, PopoverContent, PopoverTrigger } from '../../components/ui/popover';
 import { useRealtime } from '../../lib/use-realtime';
 import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
@@ -71,8 +71,8 @@ function BellPopover({ className }: { className?: string }) {
 
   const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
   return (
-    <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger asChild>
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger asChild>
         <Button variant="ghost" size="icon" aria-label={label} className={cn('relative', className)}>
           <BellIcon aria-hidden="true" />
           {unread ? (
@@ -84,51 +84,49 @@ function BellPopover({ className }: { className?: string }) {
             </span>
           ) : null}
         </Button>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          collisionPadding={8}
-          aria-label="Notifications"
-          className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-lg border bg-popover text-popover-foreground shadow-lg outline-none"
-        >
-          <div className="flex items-center justify-between gap-2 border-b px-3 py-2">
-            <h2 className="text-sm font-semibold">Notifications</h2>
-            <Button variant="ghost" size="sm" disabled={!unread} onClick={() => void markRead({ all: true })}>
-              <CheckCheckIcon aria-hidden="true" />
-              Mark all read
-            </Button>
-          </div>
-          {items.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-muted-foreground">Nothing yet.</p>
-          ) : (
-            <ul className="max-h-[60vh] overflow-y-auto py-1" aria-label="Latest notifications">
-              {items.map((n) => (
-                <li key={n.uuid}>
-                  <NotificationLink
-                    notification={n}
-                    onOpen={() => {
-                      setOpen(false);
-                      if (!n.read) void markRead({ uuids: [n.uuid] });
-                    }}
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="border-t px-3 py-2 text-right">
-            <Link
-              to="/settings/notification-profile"
-              className="text-sm text-muted-foreground underline-offset-4 hover:underline"
-              onClick={() => setOpen(false)}
-            >
-              Notification settings
-            </Link>
-          </div>
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+      </PopoverTrigger>
+      <PopoverContent
+        align="end"
+        sideOffset={6}
+        collisionPadding={8}
+        aria-label="Notifications"
+        className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-lg border bg-popover text-popover-foreground shadow-lg outline-none"
+      >
+        <div className="flex items-center justify-between gap-2 border-b px-3 py-2">
+          <h2 className="text-sm font-semibold">Notifications</h2>
+          <Button variant="ghost" size="sm" disabled={!unread} onClick={() => void markRead({ all: true })}>
+            <CheckCheckIcon aria-hidden="true" />
+            Mark all read
+          </Button>
+        </div>
+        {items.length === 0 ? (
+          <p className="px-3 py-6 text-center text-sm text-muted-foreground">Nothing yet.</p>
+        ) : (
+          <ul className="max-h-[60vh] overflow-y-auto py-1" aria-label="Latest notifications">
+            {items.map((n) => (
+              <li key={n.uuid}>
+                <NotificationLink
+                  notification={n}
+                  onOpen={() => {
+                    setOpen(false);
+                    if (!n.read) void markRead({ uuids: [n.uuid] });
+                  }}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="border-t px-3 py-2 text-right">
+          <Link
+            to="/settings/notification-profile"
+            className="text-sm text-muted-foreground underline-offset-4 hover:underline"
+            onClick={() => setOpen(false)}
+          >
+            Notification settings
+          </Link>
+        </div>
+      </PopoverContent>
+    </Popover>
   );
 }
 

@@ -9,11 +9,11 @@ import {
 } from '@cairn/contracts/notifications';
 import { BellIcon as InAppIcon, MailIcon, MessageSquareIcon as SlackIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { fieldErrorsOf, normalizeError } from '../../lib/api-error';
+import { toast } from '../../lib/toast';
 import { cn } from '../../lib/utils';
 import { NativeSelect } from '../models/native-select';
 import { notificationsApi } from './notifications-api';

@@ -1,8 +1,8 @@
 import { BellRingIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
 import { normalizeError } from '../../lib/api-error';
+import { toast } from '../../lib/toast';
 import { notificationsApi } from './notifications-api';
 
 const WORKER = '/push-sw.js';

@@ -1,7 +1,7 @@
 import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { toast } from 'sonner';
 import { Button } from '../../components/ui/button';
+import { toast } from '../../lib/toast';
 
 /**
  * The one `<script>` tag to paste into the site, as the API writes it, with a copy button: a toast

@@ -1,4 +1,4 @@
-import { WIDGET_LIMITS } from '@cairn/contracts/widget';
+import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
 import { GlobeIcon, PlusIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { type Control, type FieldErrors, useFieldArray } from 'react-hook-form';

@@ -1,10 +1,10 @@
-import { type TWidgetSettings, WIDGET_LIMITS } from '@cairn/contracts/widget';
+import type { TWidgetSettings } from '@cairn/contracts/widget';
+import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckIcon, CircleAlertIcon, CircleDotIcon, PlusIcon, XIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useBlocker, useFetcher } from 'react-router';
-import { toast } from 'sonner';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
 import {
@@ -18,6 +18,7 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../lib/toast';
 import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
 import { EmbedSnippet } from './embed-snippet';
