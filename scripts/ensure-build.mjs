@@ -19,6 +19,8 @@ const builds = [
       'apps/api/scripts/build.mjs',
       'apps/api/package.json',
       'packages/db/src',
+      // The build makes a migrated PGlite data-dir template (apps/api/dist/pglite-template).
+      'packages/db/migrations',
       'packages/db/package.json',
       ...contracts,
     ],

@@ -1,6 +1,7 @@
 /**
  * A Cairn server at rest on PGlite, started as `npm start` starts it: resident memory of the whole
- * process tree, start-to-healthy time, and the first start's peak (VmHWM, PGlite's initdb).
+ * process tree, start-to-healthy time, and the first start's peak (VmHWM: the server's own when
+ * its new data dir is copied from the build's template, PGlite's initdb process when it is not).
  *
  * Each run: build what is missing (not timed, as on a built checkout) → run the start command on a
  * fresh DATA_DIR → healthy → sign up through the outbox → an application with a few knowledge items
@@ -110,7 +111,7 @@ async function start(dataDir: string, port: number) {
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
-  // VmHWM is per process and gone with it, so it is sampled; on a first start the largest is initdb's child.
+  // VmHWM is per process and gone with it, so it is sampled (initdb's child, when there is one, is short-lived).
   let peakKb = 0;
   const sample = () => {
     for (const p of tree(child.pid!)) peakKb = Math.max(peakKb, p.hwmKb);
@@ -293,5 +294,5 @@ console.log(
   `start to healthy, first start (fresh DATA_DIR)       ${(m('firstMs') / 1000).toFixed(2).padStart(6)} s    ≤ ${TARGET_START_S} s`,
 );
 console.log(
-  `first-start peak (largest VmHWM: initdb's process)   ${m('firstPeakMb').toFixed(0).padStart(6)} MB   (was 830–930 MB)`,
+  `first-start peak (largest VmHWM of the tree)         ${m('firstPeakMb').toFixed(0).padStart(6)} MB   (initdb's: ~730 MB)`,
 );

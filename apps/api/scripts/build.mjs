@@ -2,6 +2,7 @@
 // the workspace packages (@cairn/contracts, @cairn/db) compiled into one ES module, every package
 // from node_modules left as an import. `npm start` runs it with plain node: no loader, no esbuild
 // service processes, and a start that does not compile anything.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,9 +48,15 @@ const sourceImportMetaUrl = (outDir) => ({
   },
 });
 
+/** Where the server finds the PGlite data-dir template (server.ts: next to the bundle). */
+const TEMPLATE = 'pglite-template';
+
 /** `outDir` other than apps/api/dist: the test of the built server builds into a directory of its own. */
 export async function buildApi(outDir = OUT_DIR) {
-  fs.rmSync(outDir, { recursive: true, force: true });
+  // Everything but the data-dir template, which make-pglite-template keeps while it is current.
+  for (const name of fs.existsSync(outDir) ? fs.readdirSync(outDir) : []) {
+    if (name !== TEMPLATE) fs.rmSync(path.join(outDir, name), { recursive: true, force: true });
+  }
   await esbuild.build({
     absWorkingDir: apiRoot,
     entryPoints: { server: 'src/server.ts' },
@@ -64,6 +71,22 @@ export async function buildApi(outDir = OUT_DIR) {
     logLevel: 'warning',
     plugins: [externalPackages, sourceImportMetaUrl(outDir)],
   });
+  // A new data dir is copied from this template instead of running initdb at the server's first
+  // start (packages/db/src/make-pglite-template.ts): made here, in a process of its own. A bundle of
+  // its own (no chunks shared with the server's, whose layout stays as it was).
+  await esbuild.build({
+    absWorkingDir: apiRoot,
+    entryPoints: { 'make-pglite-template': '../../packages/db/src/make-pglite-template.ts' },
+    outdir: outDir,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    logLevel: 'warning',
+    plugins: [externalPackages, sourceImportMetaUrl(outDir)],
+  });
+  const maker = path.join(outDir, 'make-pglite-template.js');
+  execFileSync(process.execPath, [maker, path.join(outDir, TEMPLATE)], { stdio: 'inherit' });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

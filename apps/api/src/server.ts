@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { openDatabase } from '@cairn/db/client';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -15,7 +16,13 @@ async function main() {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    // The build puts a migrated data-dir template beside the bundle (apps/api/dist); run from the
+    // sources (tsx) there is none, and a new data dir runs initdb.
+    templateDir: path.join(path.dirname(process.argv[1] ?? '.'), 'pglite-template'),
+  });
   await database.migrate();
   const app = await buildApp({ config, database, runWorkers: config.role !== 'api' });
 

@@ -42,21 +42,64 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** A PGlite data-dir dump to start from (tests clone a migrated template this way). */
   loadDataDir?: Blob | undefined;
+  /**
+   * A migrated data dir made when the API was built (`make-pglite-template.ts`): a new data dir
+   * starts as a copy of it instead of running initdb. Ignored when missing or made by another PGlite.
+   */
+  templateDir?: string | undefined;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir, options.loadDataDir);
+  return openPglite(options.dataDir, options.loadDataDir, options.templateDir);
 }
 
 /**
  * PGlite's buffer pool lives in its WebAssembly heap, inside this process, and is touched whole at
- * start: PostgreSQL's default 128 MB is ~110 MB of resident memory more than 32 MB. The knowledge
- * this process serves is ranked from in-process copies (decision 022) and the data dirs of a team
- * are small, so the larger pool bought little (decision 043). Given at every start, so data dirs
- * made before this setting get it too, and to initdb, whose first-start peak it lowers.
+ * start: PostgreSQL's default 128 MB is ~110 MB of resident memory more than 32 MB, and 32 MB ~16 MB
+ * more than 16 MB. The knowledge this process serves is ranked from in-process copies (decision
+ * 022) and the data dirs of a team are small, so a larger pool bought little (decision 043; at
+ * 16 MB the BM25 SQL fallback measured within the machine's noise of 32 MB). Given at every start,
+ * so data dirs made before this setting get it too, and to initdb, whose first-start peak it lowers.
  */
-const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'];
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
+/** PGlite's CommonJS entry, resolved from this package (dist/index.cjs). */
+function pgliteEntry(): string {
+  return createRequire(import.meta.url).resolve('@electric-sql/pglite');
+}
+
+/**
+ * What a data-dir template must have been made with to be copied: the same PGlite (its PostgreSQL
+ * build reads the files) and the same settings.
+ */
+export function pgliteTemplateKey(): string {
+  const pkg = path.join(path.dirname(pgliteEntry()), '..', 'package.json');
+  const { version } = JSON.parse(fs.readFileSync(pkg, 'utf8')) as { version: string };
+  return `pglite ${version} ${PGLITE_SETTINGS.join(' ')}`;
+}
+
+/**
+ * A new data dir from the template made at build time: copying ~40 MB of files takes a fraction
+ * of a second, where initdb takes seconds and peaks at ~0.7 GB. The copy is made next to `dir` and
+ * renamed over it, so an interrupted copy never leaves a half data dir that looks whole. Returns
+ * false (initdb, then) when there is no usable template.
+ */
+function copyTemplate(templateDir: string, dir: string): boolean {
+  let key: string;
+  try {
+    key = fs.readFileSync(path.join(templateDir, 'key'), 'utf8');
+  } catch {
+    return false;
+  }
+  if (key.split('\n')[0] !== pgliteTemplateKey() || fs.readdirSync(dir).length > 0) return false;
+  const partial = `${dir}.partial-${process.pid}`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.cpSync(path.join(templateDir, 'pglite'), partial, { recursive: true });
+  fs.rmdirSync(dir);
+  fs.renameSync(partial, dir);
+  return true;
+}
 
 /**
  * A new data dir's initdb runs two more PostgreSQL instances in WebAssembly: ~0.75 GB at its peak,
@@ -65,7 +108,7 @@ const PGLITE_SETTINGS = ['-c', 'shared_buffers=32MB'];
  * weighs the same on its first start as on every later one.
  */
 async function initdbInChildProcess(dir: string) {
-  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const pglite = pgliteEntry();
   const script = `require(${JSON.stringify(pglite)}).PGlite.create({ dataDir: process.argv[1], initDbStartParams: ${JSON.stringify(PGLITE_SETTINGS)} }).then((db) => db.close())`;
   const child = spawn(process.execPath, ['-e', script, dir], { stdio: ['ignore', 'inherit', 'pipe'] });
   let stderr = '';
@@ -76,7 +119,11 @@ async function initdbInChildProcess(dir: string) {
   if (code !== 0) throw new Error(`Creating the embedded database in ${dir} failed: ${stderr.trim()}`);
 }
 
-async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
+  templateDir: string | undefined,
+): Promise<Database> {
   let releaseLock = () => {};
   let dir: string | undefined;
   if (dataDir) {
@@ -86,7 +133,9 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   }
   let client: PGlite;
   try {
-    if (dir && !loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) await initdbInChildProcess(dir);
+    if (dir && !loadDataDir && !fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+      if (!templateDir || !copyTemplate(templateDir, dir)) await initdbInChildProcess(dir);
+    }
     client = await PGlite.create({
       dataDir: dir,
       extensions: { vector },
