@@ -156,16 +156,17 @@ const profileFile = path.join(os.tmpdir(), `cairn-first-token-${Date.now()}.cpup
 const profiled = await server.profile(pacedRun, profileFile);
 
 const timings = await server.timings();
-const report = (label: string, phase: { ids: string[]; cpuPerAnswer: number }) =>
+const report = (label: string, phase: { ids: string[]; cpuPerAnswer: number }, target = '') =>
   console.log(
-    `${line(label, firstTokenTimes(timings, phase.ids), phase.ids.length)}; server CPU ${phase.cpuPerAnswer.toFixed(1)} ms/answer`,
+    `${line(label, firstTokenTimes(timings, phase.ids), phase.ids.length)}; server CPU ${phase.cpuPerAnswer.toFixed(1)} ms/answer${target && `  (target ${target})`}`,
   );
-report('1 conversation                  send → first token', one);
+// Issue 13's targets, printed beside each figure.
+report('1 conversation                  send → first token', one, 'p50 ≤ 15 ms');
 report('50 conversations, back to back  send → first token', saturated);
 console.log(
-  `50 conversations, back to back: ${saturated.ids.length} answers in ${saturatedSeconds.toFixed(1)} s → ${(saturated.ids.length / saturatedSeconds).toFixed(0)} answers/s`,
+  `50 conversations, back to back: ${saturated.ids.length} answers in ${saturatedSeconds.toFixed(1)} s → ${(saturated.ids.length / saturatedSeconds).toFixed(0)} answers/s  (target ≥ 60 answers/s on PGlite)`,
 );
-report('50 conversations, 0–3 s pauses  send → first token', paced);
+report('50 conversations, 0–3 s pauses  send → first token', paced, 'p50 ≤ 30 ms, p99 ≤ 150 ms');
 console.log(`failed answers: ${failed.length}${failed.length ? ` (first: ${failed[0]})` : ''}`);
 console.log('\nServer CPU during the 50 paced conversations (a second run, under the profiler):');
 for (const row of profiled.top) console.log(`  ${row}`);
