@@ -184,7 +184,7 @@ async function main() {
         name: '/applications/{id}',
         path: `/applications/${app.uuid}`,
         signedIn: true,
-        api: [...navigation, `${appPath}/`, '/api/models/', `${appPath}/knowledge/`],
+        api: [...navigation, '/api/models/', `${appPath}/knowledge/`],
       },
       {
         name: 'knowledge base',

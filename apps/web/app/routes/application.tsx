@@ -34,12 +34,13 @@ export async function action(args: Route.ActionArgs) {
 
 /** Application overview: where to go next, then the application's models and answer settings. */
 export default function ApplicationOverview({ loaderData }: Route.ComponentProps) {
-  const { selected } = useNavigationData();
-  const { application, models } = loaderData;
-  const { items } = useLiveItems(application.uuid, loaderData.items);
-  useSettingsSavedToast(application.uuid);
-  if (!selected) return null;
-  const base = `/applications/${selected.uuid}`;
+  // The layout's navigation selected this page's application (or answered 404).
+  const application = useNavigationData().selected;
+  const { models } = loaderData;
+  const { items } = useLiveItems(application?.uuid ?? '', loaderData.items);
+  useSettingsSavedToast(application?.uuid ?? '');
+  if (!application) return null;
+  const base = `/applications/${application.uuid}`;
   const links = [
     {
       to: `${base}/knowledge-base`,
@@ -63,7 +64,7 @@ export default function ApplicationOverview({ loaderData }: Route.ComponentProps
   return (
     <div className="mx-auto max-w-4xl">
       <PageHeader
-        title={selected.name}
+        title={application.name}
         description="Overview"
         actions={
           <Button asChild>

@@ -6,8 +6,8 @@ import type { ApiClient } from '../../lib/api.server';
 import { type FormErrors, formErrorsOf } from '../../lib/api-error';
 import { ZApplicationSettingsForm } from './application-settings-schema';
 
+/** The application itself comes with the layout's navigation data (GET /api/navigation/). */
 export interface ApplicationSettingsData {
-  application: TApplication;
   models: TAvailableModel[];
   items: TKnowledgeItem[];
 }
@@ -16,12 +16,11 @@ export async function loadApplicationSettings(
   api: ApiClient,
   appId: string,
 ): Promise<ApplicationSettingsData> {
-  const [application, models, items] = await Promise.all([
-    api.get<TApplication>(`/api/applications/${appId}/`),
+  const [models, items] = await Promise.all([
     api.get<TAvailableModel[]>('/api/models/'),
     api.get<TKnowledgeItem[]>(`/api/applications/${appId}/knowledge/`),
   ]);
-  return { application, models, items };
+  return { models, items };
 }
 
 export type SettingsActionData =
