@@ -8,7 +8,10 @@ function prepareLookup(db: Db) {
     .select()
     .from(applications)
     .where(
-      and(eq(applications.uuid, sql.placeholder('uuid')), eq(applications.ownerId, sql.placeholder('ownerId'))),
+      and(
+        eq(applications.uuid, sql.placeholder('uuid')),
+        eq(applications.ownerId, sql.placeholder('ownerId')),
+      ),
     )
     .prepare('owned_application');
 }
