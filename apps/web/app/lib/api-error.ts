@@ -23,6 +23,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Statuses worth one more try of a request without a body (ofetch's defaults, spelled out as the specification's rules). */
+export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504];
+
 export const MESSAGE_REQUEST_FAILED = 'Request failed';
 export const MESSAGE_UNKNOWN_ERROR = 'Unknown error';
 export const MESSAGE_TOKEN_MISSING = 'Authentication token missing';

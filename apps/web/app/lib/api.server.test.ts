@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, RETRY_STATUS_CODES } from './api.server';
-import { ApiError, MESSAGE_TOKEN_MISSING } from './api-error';
+import { createApiClient } from './api.server';
+import { ApiError, MESSAGE_TOKEN_MISSING, RETRY_STATUS_CODES } from './api-error';
 
 /** A real HTTP server on loopback that answers what the test asks for and records every request. */
 let server: http.Server;

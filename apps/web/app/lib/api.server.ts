@@ -1,6 +1,6 @@
 import { createFetch, type FetchOptions } from 'ofetch';
 import type { AppLoadContext } from 'react-router';
-import { ApiError, MESSAGE_TOKEN_MISSING, normalizeError } from './api-error';
+import { ApiError, MESSAGE_TOKEN_MISSING, normalizeError, RETRY_STATUS_CODES } from './api-error';
 import { readAuthToken } from './session.server';
 
 /**
@@ -10,8 +10,6 @@ import { readAuthToken } from './session.server';
  * 'Authentication token missing'. Failures are normalised into ApiError (see api-error.ts).
  */
 
-/** ofetch's defaults, spelled out because they are the specification's rules. */
-export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504];
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -7,7 +7,7 @@ import type {
   TSendMessageRequest,
   TSendMessageResponse,
 } from '@cairn/contracts/chat';
-import { normalizeError } from '../../lib/api-error';
+import { normalizeError, RETRY_STATUS_CODES } from '../../lib/api-error';
 
 /**
  * Chat calls made from the browser, straight to the API on the same origin (the auth_token cookie
@@ -21,16 +21,13 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       return await fetchJson<T>(method, path, body);
     } catch (error) {
       const status = (error as { status?: number }).status;
-      if (method !== 'GET' || attempt > 0 || (status !== undefined && !RETRY_STATUS.has(status))) {
+      if (method !== 'GET' || attempt > 0 || (status !== undefined && !RETRY_STATUS_CODES.includes(status))) {
         throw normalizeError(error);
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }
-
-/** The statuses worth one more try (ofetch's list, which the server-side helper uses too). */
-const RETRY_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 /**
  * fetch with a JSON body and answer; a failed status throws an error shaped like ofetch's
