@@ -34,13 +34,14 @@ type Resolved = { user: AuthUser; tokenHash: string };
  * async-local value set by the in-process caller only (`withPageAuth`): nothing a client sends can
  * reach it.
  */
-const pageAuth = new AsyncLocalStorage<Map<string, Promise<Resolved | null>>>();
+export type PageAuthMemo = Map<string, Promise<Resolved | null>>;
+const pageAuth = new AsyncLocalStorage<PageAuthMemo>();
 
 /**
  * Runs one in-process API call of a page; `memo` is that page's own, shared by its calls. `call` may
  * return a lazy thenable (`app.inject` starts on `then`): it is awaited inside, in the memo's context.
  */
-export function withPageAuth<T>(memo: Map<string, Promise<Resolved | null>>, call: () => PromiseLike<T>) {
+export function withPageAuth<T>(memo: PageAuthMemo, call: () => PromiseLike<T>) {
   return pageAuth.run(memo, async () => await call());
 }
 

@@ -8,7 +8,7 @@ import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { withPageAuth } from './auth.ts';
+import { type PageAuthMemo, withPageAuth } from './auth.ts';
 
 /**
  * Mounts the React Router web app (apps/web) on this Fastify instance (DESIGN §3): every path no API
@@ -167,7 +167,7 @@ export default async function webPlugin(app: FastifyInstance) {
  */
 export function serverSideFetch(app: FastifyInstance, clientIp: string): typeof fetch {
   if (app.config.apiUrl) return fetch;
-  const pageAuthMemo = new Map();
+  const pageAuthMemo: PageAuthMemo = new Map();
   return async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
