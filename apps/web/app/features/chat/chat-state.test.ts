@@ -7,6 +7,7 @@ import {
   handlingOf,
   isVisitorMessage,
   mergeMessages,
+  replayChatroomEvents,
   senderNameOf,
 } from './chat-state';
 
@@ -151,6 +152,23 @@ describe('applyChatroomEvent', () => {
     );
     expect(removed.map((c) => c.uuid)).toEqual(['c3', 'c2']);
     expect(applyChatroomEvent(list, event(chatroom({ uuid: 'c9' }), 'other'), 'a')).toBe(list);
+  });
+
+  it('replays the events since the last list on a list read before them, in order', () => {
+    const waitingSince = '2026-01-01T00:01:00.000Z';
+    // The server read the list before the visitor asked for a person and before c3 was deleted.
+    const stale = [chatroom({ uuid: 'c3' }), ...list];
+    const events: TMessageEvent[] = [
+      event(chatroom({ uuid: 'c1', handled_by: 'human', waiting_since: waitingSince })),
+      { kind: 'chatroom_deleted', application_uuid: 'a', chatroom_uuid: 'c3' },
+    ];
+    expect(replayChatroomEvents(stale, events, 'a').map((c) => [c.uuid, c.waiting_since])).toEqual([
+      ['c1', waitingSince],
+      ['c2', null],
+    ]);
+    // A later change (the owner took over) wins over the earlier one, whatever the list says.
+    const tookOver = [...events, event(chatroom({ uuid: 'c1', handled_by: 'human', waiting_since: null }))];
+    expect(replayChatroomEvents(list, tookOver, 'a')[0]).toMatchObject({ uuid: 'c1', waiting_since: null });
   });
 });
 

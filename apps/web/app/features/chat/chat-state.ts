@@ -140,3 +140,16 @@ export function applyChatroomEvent<T extends { uuid: string; last_message_at?: s
   if (!moved) return list.map((c, i) => (i === at ? next : c));
   return [next, ...list.filter((c) => c.uuid !== event.chatroom_uuid)];
 }
+
+/**
+ * A list read from the server with the chatroom events received since the last list replayed on
+ * top, in order: a list whose request was under way when an event arrived is older than that event.
+ * Replaying one it already reflects is harmless, as every change to a chatroom sends an event.
+ */
+export function replayChatroomEvents<T extends { uuid: string; last_message_at?: string | null }>(
+  list: T[],
+  events: TMessageEvent[],
+  appId: string,
+): T[] {
+  return events.reduce((rooms, event) => applyChatroomEvent(rooms, event, appId), list);
+}
