@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
+import { settleAccountMail } from './modules/accounts/send-account-mail.ts';
 import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
@@ -30,7 +31,7 @@ import publicApiRoutes from './modules/public-api/routes.ts';
 import widgetPlugin from './modules/widget/widget-plugin.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
-import errorsPlugin, { clientErrorHandler } from './plugins/errors.ts';
+import errorsPlugin, { clientErrorHandler, frameworkErrorHandler } from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import realtimePlugin from './plugins/realtime.ts';
@@ -57,6 +58,9 @@ export interface BuildOptions {
   integrations?: { poller?: Partial<PollerSettings> };
 }
 
+/** Helmet's default Strict-Transport-Security value. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
 /** The whole application as one Fastify instance; `server.ts` decides how the process runs it. */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
@@ -65,17 +69,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logController: new RequestLogController(),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    // The web app's server-side calls come over loopback with the browser's address in
-    // X-Forwarded-For, so loopback is always trusted; TRUST_PROXY extends that to any proxy.
-    trustProxy: config.trustProxy ? true : 'loopback',
+    // Only the listed proxies' X-Forwarded-* count, loopback included (decision 057). The web app's
+    // in-process calls carry the browser's address as their remote address (plugins/web.ts).
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: false },
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // HSTS only where it means something: over https, as the socket or a trusted proxy says.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
 
   app.decorate('config', config);
@@ -89,11 +96,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         log: app.log,
       }),
   );
-  app.addHook('onClose', async () => app.mailer.close());
+  app.addHook('onClose', async () => {
+    // Account mail sent after its response (decision 057) still goes out.
+    await settleAccountMail(app);
+    await app.mailer.close();
+  });
 
   await app.register(errorsPlugin);
   // The web app sets its own Content-Security-Policy for pages; API responses are JSON.
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false, hsts: false });
   await app.register(cookie);
   await app.register(multipart, {
     // A full knowledge request: one file and at most four fields (type, value, title, crawl_depth) per item.

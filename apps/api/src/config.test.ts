@@ -33,6 +33,21 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir, SECRET_KEY: 'k'.repeat(40) }).secretKey).toBe('k'.repeat(40));
   });
 
+  it('trusts no proxy by default, or the listed addresses and CIDR blocks', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toEqual([]);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'false' }).trustProxy).toEqual([]);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8, fd00::/8,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      '::1',
+    ]);
+    // `true` (any client could pick its own address) and anything that is no address are refused.
+    for (const bad of ['true', '1', '10.0.0.0/33', 'proxy.internal', '10.0.0.1,', '::1/129']) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('fails listing every bad key at once', () => {
     const bad = {
       DATA_DIR: tmp(),

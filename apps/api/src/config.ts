@@ -1,9 +1,30 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const ZBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** An IP address, or a CIDR block such as `10.0.0.0/8` or `fd00::/8`. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `false` (off) or the proxies whose X-Forwarded-* headers count: comma-separated addresses and CIDR
+ * blocks. `true` is refused: it would let any client choose its own address (decision 057).
+ */
+const ZTrustProxy = z
+  .string()
+  .transform((v) => (v === 'false' || v === '0' ? [] : v.split(',').map((e) => e.trim())))
+  .refine((entries) => entries.every(isAddressOrCidr), {
+    message: 'List the proxy addresses or CIDR blocks, e.g. 127.0.0.1 or 10.0.0.0/8,fd00::/8 (or false)',
+  });
 
 /** Every environment variable Cairn reads. The defaults start the product with no setup at all. */
 export const ZEnv = z.object({
@@ -24,7 +45,7 @@ export const ZEnv = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
-  TRUST_PROXY: ZBool.default(false),
+  TRUST_PROXY: ZTrustProxy.default([]),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
   API_URL: z.url().optional(),
@@ -47,7 +68,11 @@ export interface Config {
   logLevel: string;
   /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise. */
   logFormat: 'auto' | 'pretty' | 'json';
-  trustProxy: boolean;
+  /**
+   * Addresses and CIDR blocks of the proxies whose X-Forwarded-For/-Host/-Proto are believed (empty:
+   * none, loopback included). The client address, host and scheme come from them only.
+   */
+  trustProxy: string[];
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
   /** Where the web app's server-side code calls the API; unset: this process over loopback. */

@@ -8,7 +8,7 @@ import { AppError } from '../lib/app-error.ts';
 import { hashToken } from '../lib/tokens.ts';
 
 export const AUTH_COOKIE = 'auth_token';
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -65,8 +65,11 @@ function tokenFrom(request: FastifyRequest): { token: string; viaCookie: boolean
   return cookie ? { token: cookie, viaCookie: true } : null;
 }
 
-/** Cookie-authenticated unsafe requests must come from our own origin (CSRF). */
-function isCrossSite(request: FastifyRequest, publicUrl: string): boolean {
+/**
+ * Cookie-authenticated unsafe requests, and every form post to a page, must come from our own origin
+ * (CSRF). The host compared is the request's own, or a trusted proxy's X-Forwarded-Host (TRUST_PROXY).
+ */
+export function isCrossSite(request: FastifyRequest, publicUrl: string): boolean {
   const origin = request.headers.origin;
   if (origin) {
     const own = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, notFound } from '../lib/app-error.ts';
@@ -88,4 +88,22 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * Errors Fastify's router raises before any hook runs (a URL that does not decode, such as `/%` or
+ * `/api/%zz`) get the documented error body instead of Fastify's own.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply.status(400).send({ detail: 'Malformed URL: it does not decode.', code: 'invalid' });
+    return;
+  }
+  request.log.error({ err: error, reqId: request.id }, 'router error');
+  reply.status(500).send({ detail: 'Internal Server Error', code: 'internal' });
 }

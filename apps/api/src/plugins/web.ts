@@ -8,7 +8,7 @@ import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { type PageAuthMemo, withPageAuth } from './auth.ts';
+import { isCrossSite, type PageAuthMemo, SAFE_METHODS, withPageAuth } from './auth.ts';
 
 /**
  * Mounts the React Router web app (apps/web) on this Fastify instance (DESIGN §3): every path no API
@@ -133,6 +133,10 @@ export default async function webPlugin(app: FastifyInstance) {
     const pathname = request.url.split('?')[0] ?? '/';
     // Unknown API paths keep the API's JSON 404.
     if (pathname === '/api' || pathname.startsWith('/api/')) return reply.callNotFound();
+    // A form action changes state like an API write: only our own pages may post to it.
+    if (!SAFE_METHODS.has(request.method) && isCrossSite(request, app.config.publicUrl)) {
+      return reply.status(403).send({ detail: 'Cross-site form post refused.', code: 'forbidden' });
+    }
 
     if (vite)
       return handOver(request, reply, (req, res) =>
