@@ -25,7 +25,12 @@ export default function handleRequest(
 ) {
   const userAgent = request.headers.get('user-agent');
   const crawler = Boolean(userAgent && isbot(userAgent));
-  if (crawler && responseStatusCode >= 400) return crawlerErrorResponse(responseStatusCode, responseHeaders);
+  // Only an error page is replaced: a form answered with its errors (a 400 or 429 from an action) is
+  // a page like any other, whoever posted it.
+  const errorPage = routerContext.staticHandlerContext.errors !== null;
+  if (crawler && errorPage && responseStatusCode >= 400) {
+    return crawlerErrorResponse(responseStatusCode, responseHeaders);
+  }
 
   const nonce = import.meta.env.DEV ? undefined : loadContext.nonce;
   responseHeaders.set(

@@ -38,12 +38,18 @@ export function setAuthCookie(token: string, secure: boolean): string {
 
 export const clearAuthCookie = (secure: boolean) => serializeAuthCookie('', 0, secure);
 
-/** Where a visitor returns after signing in: only same-site paths, never `//host` or a scheme. */
+/**
+ * Where a visitor returns after signing in: only a path of this origin. Refused: anything not starting
+ * with one `/`, any backslash (browsers read it as `/`), and any control character or space (URL
+ * parsers drop TAB/CR/LF, so `/\t/evil.com` would become `//evil.com`).
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = '/'): string {
-  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) {
-    return fallback;
-  }
-  return to;
+  if (typeof to !== 'string' || !to.startsWith('/') || to.startsWith('//')) return fallback;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u0020\u007f-\u009f\\]/.test(to)) return fallback;
+  // The browser resolves the Location against our origin: it must stay there.
+  const base = 'http://cairn.invalid';
+  return new URL(to, base).origin === base ? to : fallback;
 }
 
 /** The sign-in page for this request, remembering where the visitor wanted to go. */
