@@ -9,5 +9,6 @@ export * from './schema/models.ts';
 export * from './schema/notifications.ts';
 export * from './schema/realtime.ts';
 export * from './schema/retrieval.ts';
+export * from './schema/sign-in.ts';
 export * from './schema/webhooks.ts';
 export * from './schema/widget.ts';

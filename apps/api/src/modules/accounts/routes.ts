@@ -14,22 +14,28 @@ import {
 import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { addressKey } from '../../lib/address-key.ts';
 import { enforceLimits, type Limit } from '../../lib/rate-limit.ts';
 import { AUTH_COOKIE } from '../../plugins/auth.ts';
 import { registerUser } from './register-user.ts';
 import { forgotPassword, resetPassword } from './reset-password.ts';
 import { serializeUser } from './serialize-user.ts';
-import { loginUser, logoutUser } from './sessions.ts';
+import { logoutUser } from './sessions.ts';
+import { signInThrottled } from './sign-in-throttle.ts';
 import { updateMe } from './update-me.ts';
 import { resendVerification, verifyEmail } from './verify-email.ts';
 
-/** Per-IP and per-account limits of the unauthenticated account endpoints. */
+/**
+ * Per-address and per-account limits of the unauthenticated account endpoints. Sign-in has no
+ * per-account limit, which anyone could trip to lock the owner out: its failures slow down per
+ * (account, address) instead (sign-in-throttle.ts).
+ */
 export interface AuthRateLimits {
   perIp: { max: number; windowSeconds: number };
-  perAccount: { max: number; windowSeconds: number };
+  perAccount?: { max: number; windowSeconds: number };
 }
 export const DEFAULT_AUTH_RATE_LIMITS: Record<'login' | 'register' | 'forgot' | 'resend', AuthRateLimits> = {
-  login: { perIp: { max: 30, windowSeconds: 600 }, perAccount: { max: 10, windowSeconds: 600 } },
+  login: { perIp: { max: 30, windowSeconds: 600 } },
   register: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 5, windowSeconds: 3600 } },
   forgot: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 3, windowSeconds: 3600 } },
   resend: { perIp: { max: 10, windowSeconds: 3600 }, perAccount: { max: 3, windowSeconds: 3600 } },
@@ -52,8 +58,8 @@ export default async function accountRoutes(
     const parsed = ZEmail.safeParse((request.body as { email?: unknown } | undefined)?.email);
     const email = parsed.success ? parsed.data : '';
     const l = opts.rateLimits[action];
-    const limits: Limit[] = [{ key: `${action}:ip:${request.ip}`, ...l.perIp }];
-    if (email) limits.push({ key: `${action}:acct:${email}`, ...l.perAccount });
+    const limits: Limit[] = [{ key: `${action}:ip:${addressKey(request.ip)}`, ...l.perIp }];
+    if (email && l.perAccount) limits.push({ key: `${action}:acct:${email}`, ...l.perAccount });
     await enforceLimits(app.database, limits);
   };
 
@@ -96,9 +102,7 @@ export default async function accountRoutes(
       preValidation: limitBy('login'),
       schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } },
     },
-    async (request) => {
-      return loginUser(app, request.body);
-    },
+    async (request) => signInThrottled(app, request.body, addressKey(request.ip)),
   );
 
   app.post(
