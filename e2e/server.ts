@@ -14,8 +14,11 @@ export interface Mail {
 export interface RunningServer {
   url: string;
   dataDir: string;
-  /** The newest e-mail to `to` in DATA_DIR/outbox (waits up to 5 s for it). */
-  lastMail(to: string): Promise<Mail>;
+  /**
+   * The newest e-mail to `to` in DATA_DIR/outbox (waits up to 5 s for it); with `subject`, waits
+   * until the newest one has it (account mail is sent after the response).
+   */
+  lastMail(to: string, subject?: string): Promise<Mail>;
   stop(): Promise<void>;
 }
 
@@ -65,8 +68,8 @@ export async function startServer(): Promise<RunningServer> {
       SMTP_URL: '',
       API_URL: '',
       // The fixtures register many users from one machine; each one claims its own client address
-      // (X-Forwarded-For), as people behind a proxy would, instead of sharing 127.0.0.1's rate limit.
-      TRUST_PROXY: 'true',
+      // (X-Forwarded-For) through loopback, listed as the proxy, instead of sharing 127.0.0.1's limits.
+      TRUST_PROXY: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,12 +106,12 @@ export async function startServer(): Promise<RunningServer> {
   return {
     url,
     dataDir,
-    async lastMail(to) {
+    async lastMail(to, subject) {
       for (let i = 0; i < 50; i++) {
         const mail = outbox()
           .filter((m) => m.to.includes(to))
           .at(-1);
-        if (mail) return mail;
+        if (mail && (subject === undefined || mail.subject === subject)) return mail;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`No e-mail to ${to} in the outbox`);

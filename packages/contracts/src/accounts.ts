@@ -12,7 +12,7 @@ export const MESSAGES = {
   passwordsMustMatch: 'Passwords must match',
   invalidCredentials: 'Invalid email or password',
   emailNotVerified: 'Verify your e-mail address before logging in',
-  emailTaken: 'An account with this email already exists',
+  registered: 'Check your inbox: we sent you an e-mail to verify your address before logging in.',
 } as const;
 
 /** Trimmed, lower-cased e-mail address. */
@@ -61,7 +61,9 @@ export const ZUser = z.object({
 });
 export type TUser = z.infer<typeof ZUser>;
 
-export const ZRegisterResponse = z.object({ id: z.number().int(), email: z.string(), username: z.string() });
+/** The same for a new address and one that already has an account (no enumeration). */
+export const ZRegisterResponse = z.object({ email: z.string(), username: z.string(), detail: z.string() });
+export type TRegisterResponse = z.infer<typeof ZRegisterResponse>;
 
 export const ZLoginRequest = z.object({
   email: ZEmail,

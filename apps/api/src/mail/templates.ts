@@ -50,6 +50,18 @@ export const verifyEmailMail = (url: string) =>
     footer: FOOTER,
   });
 
+/** To the owner of an address someone tried to register again (registration does not say it exists). */
+export const accountExistsMail = (resetUrl: string) =>
+  render({
+    subject: 'Someone tried to create an account with your address',
+    paragraphs: [
+      'Someone (perhaps you) tried to create a Cairn account with this e-mail address, which already has one. Nothing was changed.',
+      'If it was you and you forgot your password, choose a new one below. The link works once and expires in 1 hour. Otherwise, ignore this message.',
+    ],
+    action: { label: 'Choose a new password', url: resetUrl },
+    footer: FOOTER,
+  });
+
 export const resetPasswordMail = (url: string) =>
   render({
     subject: 'Reset your password',

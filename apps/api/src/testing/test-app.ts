@@ -32,8 +32,11 @@ export interface TestApp {
   call<T = any>(method: string, pathname: string, options?: CallOptions): Promise<TestResponse<T>>;
   /** E-mails written to the outbox, oldest first. */
   outbox(): Mail[];
-  /** The last e-mail to `to`, waiting for it briefly. */
-  lastMail(to: string): Promise<Mail>;
+  /**
+   * The last e-mail to `to`, waiting for it briefly; with `subject`, waits until the last one has it
+   * (account mail is sent after the response).
+   */
+  lastMail(to: string, subject?: string): Promise<Mail>;
   /** Registers, verifies through the e-mailed link and logs in, as a person would. */
   signUp(email?: string, password?: string): Promise<{ token: string; user: { id: number; email: string } }>;
   close(): Promise<void>;
@@ -79,7 +82,7 @@ export async function startTestApp(
     role: 'all',
     logLevel: 'silent',
     logFormat: 'json',
-    trustProxy: false,
+    trustProxy: [],
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
     apiUrl: undefined,
@@ -137,15 +140,15 @@ export async function startTestApp(
       .map((file) => parseEml(fs.readFileSync(path.join(dir, file), 'utf8')));
   }
 
-  async function lastMail(to: string): Promise<Mail> {
+  async function lastMail(to: string, subject?: string): Promise<Mail> {
     for (let i = 0; i < 50; i++) {
       const mail = outbox()
         .filter((m) => m.to === to)
         .at(-1);
-      if (mail) return mail;
+      if (mail && (subject === undefined || mail.subject === subject)) return mail;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`No e-mail to ${to} in the outbox`);
+    throw new Error(`No e-mail to ${to}${subject ? ` with subject "${subject}"` : ''} in the outbox`);
   }
 
   async function signUp(

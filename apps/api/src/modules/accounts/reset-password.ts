@@ -1,24 +1,29 @@
-import { authTokens, users } from '@cairn/db/schema';
-import { eq, sql } from 'drizzle-orm';
+import { authTokens, emailTokens, users } from '@cairn/db/schema';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { passwordChangedMail, resetPasswordMail } from '../../mail/templates.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
-import { linkTo, sendAccountMail } from './send-account-mail.ts';
+import { afterResponse, linkTo, sendAccountMail } from './send-account-mail.ts';
 
-/** Always succeeds from the caller's view; an existing account receives a link. */
+/**
+ * Always succeeds from the caller's view, in the same time: an existing account receives a link, made
+ * and sent after the response.
+ */
 export async function forgotPassword(app: FastifyInstance, email: string): Promise<void> {
   const [user] = await app.db
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(eq(users.email, email));
   if (!user) return;
-  const token = await issueEmailToken(app.db, user.id, 'reset_password');
-  await sendAccountMail(app, user.email, resetPasswordMail(linkTo(app, '/reset-password', token)));
+  afterResponse(app, async () => {
+    const token = await issueEmailToken(app.db, user.id, 'reset_password');
+    await sendAccountMail(app, user.email, resetPasswordMail(linkTo(app, '/reset-password', token)));
+  });
 }
 
 /**
- * Sets the new password and signs out every session of the user. The e-mailed link proves the
+ * Sets the new password, signs out every session of the user and ends their other reset links. The e-mailed link proves the
  * address, so an account that was never verified is verified by it.
  */
 export async function resetPassword(
@@ -29,7 +34,18 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password);
   const user = await app.db.transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, input.token, 'reset_password');
+    // A reset is a fresh start: every session and every other reset link of the user ends with it.
     await tx.delete(authTokens).where(eq(authTokens.userId, userId));
+    await tx
+      .update(emailTokens)
+      .set({ usedAt: sql`now()` })
+      .where(
+        and(
+          eq(emailTokens.userId, userId),
+          eq(emailTokens.purpose, 'reset_password'),
+          isNull(emailTokens.usedAt),
+        ),
+      );
     const [updated] = await tx
       .update(users)
       .set({

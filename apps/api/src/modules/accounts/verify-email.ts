@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { verifyEmailMail } from '../../mail/templates.ts';
 import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
-import { linkTo, sendAccountMail } from './send-account-mail.ts';
+import { afterResponse, linkTo, sendAccountMail } from './send-account-mail.ts';
 
 export async function verifyEmail(app: FastifyInstance, token: string): Promise<void> {
   await app.db.transaction(async (tx) => {
@@ -22,6 +22,9 @@ export async function resendVerification(app: FastifyInstance, email: string): P
     .from(users)
     .where(and(eq(users.email, email), isNull(users.emailVerifiedAt)));
   if (!user) return;
-  const token = await issueEmailToken(app.db, user.id, 'verify_email');
-  await sendAccountMail(app, user.email, verifyEmailMail(linkTo(app, '/verify-email', token)));
+  // After the response, so that the answer takes the same time either way.
+  afterResponse(app, async () => {
+    const token = await issueEmailToken(app.db, user.id, 'verify_email');
+    await sendAccountMail(app, user.email, verifyEmailMail(linkTo(app, '/verify-email', token)));
+  });
 }
