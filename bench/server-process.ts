@@ -12,7 +12,7 @@ import { adminQuery, apiCaller, argValue } from './lib.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function startServerProcess(label: string, port: number) {
+export async function startServerProcess(label: string, port: number, env: Record<string, string> = {}) {
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(() => base);
   const adminUrl = argValue('--database-url');
@@ -35,6 +35,7 @@ export async function startServerProcess(label: string, port: number) {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl ?? '',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

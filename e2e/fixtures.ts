@@ -22,7 +22,7 @@ export interface TestUser {
 }
 
 /**
- * Each test user gets its own client address (the e2e server trusts X-Forwarded-For), so the API's
+ * Each test user gets its own client address (the e2e server lists loopback in TRUST_PROXY), so the API's
  * per-IP limits on registration apply per simulated person rather than to the whole suite.
  */
 function clientIpFor(email: string): string {
