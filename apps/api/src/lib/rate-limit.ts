@@ -54,6 +54,13 @@ export async function countHit(database: Database, key: string, windowSeconds: n
   return { count: Number(rows[0]?.count ?? 0), resetSeconds: window.resetSeconds };
 }
 
+/** "Try again in 1 second." / "… in 40 seconds." / "… in 10 minutes." (rounded up). */
+export function tryAgainIn(seconds: number): string {
+  if (seconds < 60) return `Try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
+  const minutes = Math.ceil(seconds / 60);
+  return `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+}
+
 /** Counts a hit on every limit; throws a 429 with Retry-After when any of them is exceeded. */
 export async function enforceLimits(database: Database, limits: Limit[]): Promise<void> {
   let retryAfter = 0;
@@ -62,7 +69,7 @@ export async function enforceLimits(database: Database, limits: Limit[]): Promis
     if (hit.count > limit.max) retryAfter = Math.max(retryAfter, hit.resetSeconds);
   }
   if (retryAfter > 0) {
-    throw new AppError('rate_limited', `Too many attempts. Try again in ${retryAfter} seconds.`, undefined, {
+    throw new AppError('rate_limited', `Too many attempts. ${tryAgainIn(retryAfter)}`, undefined, {
       'retry-after': String(retryAfter),
     });
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tryAgainIn } from '../../lib/rate-limit.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/test-app.ts';
 import { DEFAULT_AUTH_RATE_LIMITS } from './routes.ts';
 import { delayAfter, SIGN_IN_DELAYS } from './sign-in-throttle.ts';
@@ -32,6 +33,14 @@ describe('failed sign-ins slow down per (account, address)', () => {
     expect(delays.slice(0, SIGN_IN_DELAYS.free)).toEqual(Array(SIGN_IN_DELAYS.free).fill(0));
     expect(delays.slice(SIGN_IN_DELAYS.free, SIGN_IN_DELAYS.free + 4)).toEqual([1, 2, 4, 8]);
     expect(Math.max(...delays)).toBe(15 * 60);
+    expect([1, 2, 59, 60, 61, 900].map(tryAgainIn)).toEqual([
+      'Try again in 1 second.',
+      'Try again in 2 seconds.',
+      'Try again in 59 seconds.',
+      'Try again in 1 minute.',
+      'Try again in 2 minutes.',
+      'Try again in 15 minutes.',
+    ]);
   });
 
   it('makes the guesser wait, while the owner signs in from another address', async () => {
@@ -47,7 +56,9 @@ describe('failed sign-ins slow down per (account, address)', () => {
     const waiting = await login(user.email, TEST_PASSWORD, attacker);
     expect(waiting.status).toBe(429);
     expect(waiting.body).toEqual({
-      detail: expect.stringMatching(/Try again in \d+ seconds/),
+      detail: expect.stringMatching(
+        /^Too many failed attempts\. Try again in \d+ (second|seconds|minute|minutes)\.$/,
+      ),
       code: 'rate_limited',
     });
     expect(Number(waiting.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

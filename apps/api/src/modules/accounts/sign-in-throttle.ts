@@ -2,6 +2,7 @@ import type { TLoginRequest, TLoginResponse } from '@cairn/contracts/accounts';
 import type { Database } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import { tryAgainIn } from '../../lib/rate-limit.ts';
 import { loginUser } from './sessions.ts';
 
 /**
@@ -35,7 +36,7 @@ export async function signInThrottled(
   const pair = [input.email, address] as const;
   const wait = await claimAttempt(app.database, ...pair);
   if (wait > 0) {
-    throw new AppError('rate_limited', `Too many failed attempts. Try again in ${wait} seconds.`, undefined, {
+    throw new AppError('rate_limited', `Too many failed attempts. ${tryAgainIn(wait)}`, undefined, {
       'retry-after': String(wait),
     });
   }
