@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { enforceLimits, type Limit } from '../../lib/rate-limit.ts';
 import { AUTH_COOKIE } from '../../plugins/auth.ts';
+import meRoutes from './me-routes.ts';
 import { registerUser } from './register-user.ts';
 import { forgotPassword, resetPassword } from './reset-password.ts';
 import { serializeUser } from './serialize-user.ts';
@@ -72,10 +73,7 @@ export default async function accountRoutes(
   app.post(
     '/api/verify-email/',
     { schema: { tags: ['accounts'], body: ZTokenRequest, response: { 200: ZDetailResponse, ...errors } } },
-    async (request) => {
-      await verifyEmail(app, request.body.token);
-      return { detail: 'Your e-mail address is verified. You can sign in now.' };
-    },
+    async (request) => ({ detail: await verifyEmail(app, request.body.token) }),
   );
 
   app.post(
@@ -97,7 +95,7 @@ export default async function accountRoutes(
       schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } },
     },
     async (request) => {
-      return loginUser(app, request.body);
+      return loginUser(app, request.body, { ip: request.ip, userAgent: request.headers['user-agent'] });
     },
   );
 
@@ -146,6 +144,8 @@ export default async function accountRoutes(
       },
       async (request) => updateMe(app, request.user.id, request.body),
     );
+
+    await authed.register(meRoutes);
 
     r.post('/api/logout/', { schema: { tags: ['accounts'], security } }, async (request, reply) => {
       await logoutUser(app, request.authTokenHash);
