@@ -12,6 +12,8 @@ export const ZSession = z.object({
   created_at: z.iso.datetime({ offset: true }),
   /** Recorded at most once a minute. */
   last_used_at: z.iso.datetime({ offset: true }),
+  /** When it ends if it is not used before (or at its maximum age, whichever is first). */
+  expires_at: z.iso.datetime({ offset: true }),
   /** The session this request was made with. */
   current: z.boolean(),
 });

@@ -80,8 +80,11 @@ describe('sessions', () => {
       address: '127.0.0.1',
       created_at: expect.any(String),
       last_used_at: expect.any(String),
+      expires_at: expect.any(String),
       current: false,
     });
+    // 30 days after its last use (a fresh session is far from its one-year maximum).
+    expect(Date.parse(other.expires_at) - Date.parse(other.last_used_at)).toBe(30 * 86_400_000);
     expect(current.device).toBe('node'); // fetch's user agent
   });
 

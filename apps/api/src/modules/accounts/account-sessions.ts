@@ -70,6 +70,9 @@ export async function listSessions(
     address: row.ipAddress,
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt.toISOString(),
+    expires_at: new Date(
+      Math.min(row.lastUsedAt.getTime() + lifetime.idleMs, row.createdAt.getTime() + lifetime.maxMs),
+    ).toISOString(),
     current: row.tokenHash === currentHash,
   }));
 }
