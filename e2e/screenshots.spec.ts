@@ -50,6 +50,7 @@ for (const mode of MODES) {
           ['settings-models', '/settings/models', 'Models'],
           ['settings-integrations', '/settings/integrations', 'Integrations'],
           ['settings-notification-profile', '/settings/notification-profile', 'Notification profile'],
+          ['settings-account', '/settings/account', 'Account'],
         ];
         for (const [name, url, heading] of pages) {
           await page.goto(url);

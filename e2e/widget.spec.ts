@@ -150,8 +150,9 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   await ownerPage.getByRole('button', { name: 'Send' }).click();
   const human = chat.locator('.msg.human');
   await expect(human).toContainText(reply);
-  await expect(human.locator('.author')).toHaveText('Grace Hopper');
-  await expect(chat.getByText('You are chatting with Grace Hopper.')).toBeVisible();
+  // Without a display name, visitors see the owner's first name.
+  await expect(human.locator('.author')).toHaveText('Grace');
+  await expect(chat.getByText('You are chatting with Grace.')).toBeVisible();
   await shoot(page, 'widget-visitor-person', { fullPage: false });
 
   // What people write is shown, never run or loaded: no image request, no script, no javascript: link.

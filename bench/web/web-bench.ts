@@ -204,6 +204,12 @@ async function main() {
         signedIn: true,
         api: ['/api/navigation/', '/api/model-providers/'],
       },
+      {
+        name: '/settings/account',
+        path: '/settings/account',
+        signedIn: true,
+        api: ['/api/navigation/', '/api/me/sessions/', '/api/me/email/'],
+      },
     ];
 
     const context = await browser.newContext({ userAgent: BOT_FREE_UA });

@@ -15,6 +15,13 @@ describe('configuration', () => {
     expect(config.role).toBe('all');
     expect(config.databaseUrl).toBeUndefined();
     expect(config.maxUploadBytes).toBe(25 * 1024 * 1024);
+    expect(config.sessionLifetime).toEqual({ idleMs: 30 * 86_400_000, maxMs: 365 * 86_400_000 });
+  });
+
+  it('reads session lifetimes in days, fractions too, and refuses a non-positive one', () => {
+    const config = loadConfig({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: '0.5', SESSION_MAX_DAYS: '90' });
+    expect(config.sessionLifetime).toEqual({ idleMs: 43_200_000, maxMs: 90 * 86_400_000 });
+    expect(() => loadConfig({ DATA_DIR: tmp(), SESSION_IDLE_DAYS: '0' })).toThrow(/SESSION_IDLE_DAYS/);
   });
 
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {

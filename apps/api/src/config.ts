@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
+const DAY_MS = 24 * 3600 * 1000;
 const ZBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** An IP address, or a CIDR block such as `10.0.0.0/8` or `fd00::/8`. */
@@ -53,6 +54,8 @@ export const ZEnv = z.object({
   NODE_ENV: z.string().optional(),
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
+  SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
+  SESSION_MAX_DAYS: z.coerce.number().positive().max(3650).default(365),
 });
 
 export interface Config {
@@ -85,6 +88,8 @@ export interface Config {
   slackApiUrl: string;
   /** Telegram's Bot API root (grammY `apiRoot`): a proxy, a self-hosted Bot API server or a fake. */
   telegramApiUrl: string;
+  /** A session unused this long ends; a session ends this long after sign-in whatever its use. */
+  sessionLifetime: { idleMs: number; maxMs: number };
 }
 
 export class ConfigError extends Error {
@@ -123,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDev: e.NODE_ENV === 'development',
     slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+    sessionLifetime: { idleMs: e.SESSION_IDLE_DAYS * DAY_MS, maxMs: e.SESSION_MAX_DAYS * DAY_MS },
   };
 }
 

@@ -398,7 +398,9 @@ describe('hostile input on every /api operation of the OpenAPI document', () => 
         headers: { authorization: `Bearer ${visitorToken}` },
         json: { conversation_uuid: null, message: 'When is the lantern lit?' },
       });
+      const session = (await t.call('GET', '/api/me/sessions/', as)).body[0];
       const ids: Record<string, string> = {
+        sessionId: session?.id?.toString(),
         appId,
         conversationId: visited.body.conversation?.uuid,
         itemId: items.body[0]?.uuid,
@@ -436,6 +438,7 @@ describe('hostile input on every /api operation of the OpenAPI document', () => 
           name: 'Nowhere',
           base_url: 'http://127.0.0.1:9/v1',
         },
+        'POST /api/me/email/': { email: 'owner-moved@example.com', password: 'not-the-password' },
         'POST /api/applications/': { name: 'Fuzzed', 'items[0].type': 'text', 'items[0].value': 'hello' },
         'POST /api/applications/{appId}/knowledge/': { 'items[0].type': 'text', 'items[0].value': 'hello' },
       },

@@ -17,6 +17,7 @@ export default [
     route('settings/models', 'routes/settings.models.tsx'),
     route('settings/integrations', 'routes/settings.integrations.tsx'),
     route('settings/notification-profile', 'routes/settings.notification-profile.tsx'),
+    route('settings/account', 'routes/settings.account.tsx'),
     route('applications/:appId', 'routes/application.tsx'),
     route('applications/:appId/knowledge-base', 'routes/knowledge-base.tsx'),
     route('applications/:appId/attention', 'routes/attention.tsx'),

@@ -57,6 +57,10 @@ export const ZUser = z.object({
   first_name: z.string(),
   last_name: z.string(),
   name: z.string(),
+  /** What the user chose to be called on replies to visitors; '' follows the first name. */
+  display_name: z.string(),
+  /** The name visitors see on the user's replies: display_name, else first_name, else "Support". */
+  public_name: z.string(),
   sender_identifier: z.string(),
 });
 export type TUser = z.infer<typeof ZUser>;
@@ -85,6 +89,7 @@ export const ZResetPasswordRequest = z.object({
 export const ZUpdateMeRequest = z.object({
   first_name: oneLine().trim().max(150).optional(),
   last_name: oneLine().trim().max(150).optional(),
+  display_name: oneLine().trim().max(150).optional(),
 });
 export const ZDetailResponse = z.object({ detail: z.string() });
 

@@ -11,7 +11,7 @@ const escapeHtml = (s: string) =>
 const wrap = (text: string) => text.replace(/(.{1,72})(\s+|$)/g, '$1\n').trimEnd();
 
 /** One layout for every message: a heading, paragraphs, an optional button, a footer. */
-function render(opts: {
+export function render(opts: {
   subject: string;
   paragraphs: string[];
   action?: { label: string; url: string };
@@ -36,7 +36,7 @@ ${button}
   return { subject: opts.subject, text, html };
 }
 
-const FOOTER =
+export const FOOTER =
   'Cairn - chat assistants over your own knowledge. You received this because of an action on your account.';
 
 export const verifyEmailMail = (url: string) =>

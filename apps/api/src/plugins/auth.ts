@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
 import { hashToken } from '../lib/tokens.ts';
+import { isExpired } from '../modules/accounts/account-sessions.ts';
 
 export const AUTH_COOKIE = 'auth_token';
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -82,16 +83,16 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
   app.decorateRequest('user', null as unknown as AuthUser);
   app.decorateRequest('authTokenHash', '');
 
-  async function lookup(token: string, method: string): Promise<Resolved | null> {
+  async function lookup(token: string, request: FastifyRequest): Promise<Resolved | null> {
     const memo = pageAuth.getStore();
-    if (!memo) return lookupNow(token);
-    if (!SAFE_METHODS.has(method)) {
+    if (!memo) return lookupNow(token, request.ip);
+    if (!SAFE_METHODS.has(request.method)) {
       memo.clear();
-      return lookupNow(token);
+      return lookupNow(token, request.ip);
     }
     let found = memo.get(token);
     if (!found) {
-      found = lookupNow(token);
+      found = lookupNow(token, request.ip);
       memo.set(token, found);
     }
     return found;
@@ -100,22 +101,32 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
   // Every authenticated request runs it: built once (drizzle's query building costs about as much as
   // PGlite running it).
   const tokenLookup = app.db
-    .select({ user: users, tokenId: authTokens.id, lastUsedAt: authTokens.lastUsedAt })
+    .select({
+      user: users,
+      tokenId: authTokens.id,
+      createdAt: authTokens.createdAt,
+      lastUsedAt: authTokens.lastUsedAt,
+    })
     .from(authTokens)
     .innerJoin(users, eq(users.id, authTokens.userId))
     .where(eq(authTokens.tokenHash, sql.placeholder('tokenHash')))
     .limit(1)
     .prepare('auth_token_lookup');
 
-  async function lookupNow(token: string): Promise<Resolved | null> {
+  async function lookupNow(token: string, ip: string): Promise<Resolved | null> {
     const tokenHash = hashToken(token);
     const [row] = await tokenLookup.execute({ tokenHash });
     if (!row) return null;
+    const now = Date.now();
+    if (isExpired(row, app.config.sessionLifetime, now)) {
+      await app.db.delete(authTokens).where(eq(authTokens.id, row.tokenId));
+      return null;
+    }
     // Coarse last-use bookkeeping, at most one write per token a minute, off the request's path.
-    if (Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    if (now - row.lastUsedAt.getTime() > 60_000) {
       app.db
         .update(authTokens)
-        .set({ lastUsedAt: sql`now()` })
+        .set({ lastUsedAt: sql`now()`, ipAddress: ip })
         .where(eq(authTokens.id, row.tokenId))
         .catch((err: unknown) => app.log.warn({ err }, 'could not record token use'));
     }
@@ -126,7 +137,7 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     const found = tokenFrom(request);
     if (!found) return null;
     if (found.viaCookie && isCrossSite(request, opts.publicUrl)) return null;
-    return lookup(found.token, request.method);
+    return lookup(found.token, request);
   });
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
@@ -135,7 +146,7 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     if (found.viaCookie && !SAFE_METHODS.has(request.method) && isCrossSite(request, opts.publicUrl)) {
       throw new AppError('forbidden', 'Cross-site request refused.');
     }
-    const resolved = await lookup(found.token, request.method);
+    const resolved = await lookup(found.token, request);
     if (!resolved) throw unauthorized('Invalid or expired token.');
     request.user = resolved.user;
     request.authTokenHash = resolved.tokenHash;

@@ -91,6 +91,7 @@ export async function startTestApp(
     // Nothing in a test reaches the real services: a test that talks to them starts a local fake.
     slackApiUrl: 'http://127.0.0.1:9',
     telegramApiUrl: 'http://127.0.0.1:9',
+    sessionLifetime: { idleMs: 30 * 24 * 3600 * 1000, maxMs: 365 * 24 * 3600 * 1000 },
     ...overrides,
   };
   const app = await buildApp({

@@ -16,6 +16,7 @@ import {
   PlugIcon,
   PlusIcon,
   SquarePenIcon,
+  UserRoundIcon,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useFetcher, useLocation } from 'react-router';
@@ -174,6 +175,10 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
             <BellIcon aria-hidden="true" />
             Notification profile
           </NavLink>
+          <NavLink to="/settings/account" className={linkClass}>
+            <UserRoundIcon aria-hidden="true" />
+            Account
+          </NavLink>
         </section>
       </nav>
       <div className="border-t border-sidebar-border p-3">
@@ -295,6 +300,12 @@ function UserMenu({ user }: { user: User }) {
           {user.email}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/settings/account">
+            <UserRoundIcon aria-hidden="true" />
+            Account
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuSub>
           <DropdownMenuSubTrigger>
             <PaletteIcon aria-hidden="true" />

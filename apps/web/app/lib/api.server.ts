@@ -36,18 +36,22 @@ export function createApiClient({
   baseURL,
   token,
   forwardedFor,
+  userAgent,
   fetch = globalThis.fetch,
 }: {
   baseURL: string;
   token: string | null;
   /** The browser's address: SSR calls come from loopback, the API's per-IP limits need the real one. */
   forwardedFor?: string;
+  /** The browser's user agent: a sign-in records it to name the session's device. */
+  userAgent?: string | undefined;
   fetch?: typeof globalThis.fetch;
 }): ApiClient {
   const ofetch = createFetch({ fetch });
   const request = async <T>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> => {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
+    if (userAgent) headers['user-agent'] = userAgent;
     if (opts.auth !== false) {
       if (!token) throw new ApiError(MESSAGE_TOKEN_MISSING, { status: 401 });
       headers.authorization = `Token ${token}`;
@@ -88,6 +92,7 @@ export function apiFor({ request, context }: { request: Request; context: AppLoa
     baseURL: context.apiUrl,
     token: readAuthToken(request),
     forwardedFor: context.clientIp,
+    userAgent: request.headers.get('user-agent') ?? undefined,
     fetch: context.apiFetch,
   });
 }

@@ -67,7 +67,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
     initial: loaderData.chatroom?.messages ?? EMPTY,
     senderIdentifier: senderIdentifierOf(user.id),
     room: roomStateOf(loaderData.chatroom),
-    senderName: user.name.trim() || user.username,
+    senderName: user.public_name,
   });
   const room = chat.room;
   const widgetRoom = room?.source === 'widget' ? room : null;

@@ -14,6 +14,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     firstName: text('first_name').notNull().default(''),
     lastName: text('last_name').notNull().default(''),
+    /** How visitors see the owner's replies; '' follows the first name. */
+    displayName: text('display_name').notNull().default(''),
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     ...timestamps,
   },
@@ -31,11 +33,15 @@ export const authTokens = pgTable(
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A short summary of the user agent that signed in ("Chrome on macOS"). */
+    device: text('device').notNull().default(''),
+    /** The client address at sign-in, then at each recorded use. */
+    ipAddress: text('ip_address').notNull().default(''),
   },
   (t) => [uniqueIndex('auth_tokens_hash_key').on(t.tokenHash), index('auth_tokens_user_idx').on(t.userId)],
 );
 
-/** Single-use tokens sent by e-mail (verification, password reset); hashed like session tokens. */
+/** Single-use tokens sent by e-mail (verification, password reset, e-mail change); hashed like session tokens. */
 export const emailTokens = pgTable(
   'email_tokens',
   {
@@ -43,8 +49,10 @@ export const emailTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['verify_email', 'reset_password'] }).notNull(),
+    purpose: text('purpose', { enum: ['verify_email', 'reset_password', 'change_email'] }).notNull(),
     tokenHash: text('token_hash').notNull(),
+    /** The address a `change_email` token moves the account to. */
+    newEmail: text('new_email'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -173,6 +173,8 @@ describe('me and logout', () => {
       first_name: '',
       last_name: '',
       name: '',
+      display_name: '',
+      public_name: 'Support',
       sender_identifier: `reg_${user.id}`,
     });
     const patched = await t.call('PATCH', '/api/me/', {

@@ -1,6 +1,6 @@
 import type { Db } from '@cairn/db/client';
 import { emailTokens } from '@cairn/db/schema';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
 import { hashToken, newLinkToken } from '../../lib/tokens.ts';
 
@@ -9,15 +9,22 @@ type Purpose = (typeof emailTokens.$inferInsert)['purpose'];
 export const EMAIL_TOKEN_TTL_SECONDS: Record<Purpose, number> = {
   verify_email: 24 * 3600,
   reset_password: 3600,
+  change_email: 24 * 3600,
 };
 
 /** Issues a single-use token for an e-mail link; only its hash is stored. */
-export async function issueEmailToken(db: Db, userId: number, purpose: Purpose): Promise<string> {
+export async function issueEmailToken(
+  db: Db,
+  userId: number,
+  purpose: Purpose,
+  newEmail?: string,
+): Promise<string> {
   const token = newLinkToken();
   await db.insert(emailTokens).values({
     userId,
     purpose,
     tokenHash: hashToken(token),
+    newEmail,
     expiresAt: sql`now() + make_interval(secs => ${EMAIL_TOKEN_TTL_SECONDS[purpose]})`,
   });
   return token;
@@ -52,4 +59,14 @@ export async function consumeEmailToken(db: Db, token: string, purpose: Purpose)
   if (row.usedAt)
     throw new AppError('invalid_token', 'This link has already been used. Ask for a new one if you need it.');
   throw new AppError('invalid_token', 'This link has expired. Ask for a new one.');
+}
+
+/** Makes the user's unused links of these kinds unusable (a password change, a newer request). */
+export async function voidEmailTokens(db: Db, userId: number, purposes: Purpose[]): Promise<void> {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(
+      and(eq(emailTokens.userId, userId), inArray(emailTokens.purpose, purposes), isNull(emailTokens.usedAt)),
+    );
 }

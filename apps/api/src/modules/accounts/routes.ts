@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addressKey } from '../../lib/address-key.ts';
 import { enforceLimits, type Limit } from '../../lib/rate-limit.ts';
 import { AUTH_COOKIE } from '../../plugins/auth.ts';
+import meRoutes from './me-routes.ts';
 import { registerUser } from './register-user.ts';
 import { forgotPassword, resetPassword } from './reset-password.ts';
 import { serializeUser } from './serialize-user.ts';
@@ -78,10 +79,7 @@ export default async function accountRoutes(
   app.post(
     '/api/verify-email/',
     { schema: { tags: ['accounts'], body: ZTokenRequest, response: { 200: ZDetailResponse, ...errors } } },
-    async (request) => {
-      await verifyEmail(app, request.body.token);
-      return { detail: 'Your e-mail address is verified. You can sign in now.' };
-    },
+    async (request) => ({ detail: await verifyEmail(app, request.body.token) }),
   );
 
   app.post(
@@ -102,7 +100,11 @@ export default async function accountRoutes(
       preValidation: limitBy('login'),
       schema: { tags: ['accounts'], body: ZLoginRequest, response: { 200: ZLoginResponse, ...errors } },
     },
-    async (request) => signInThrottled(app, request.body, addressKey(request.ip)),
+    async (request) =>
+      signInThrottled(app, request.body, addressKey(request.ip), {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      }),
   );
 
   app.post(
@@ -150,6 +152,8 @@ export default async function accountRoutes(
       },
       async (request) => updateMe(app, request.user.id, request.body),
     );
+
+    await authed.register(meRoutes);
 
     r.post('/api/logout/', { schema: { tags: ['accounts'], security } }, async (request, reply) => {
       await logoutUser(app, request.authTokenHash);

@@ -2,11 +2,12 @@ import { senderIdentifier, type TUser } from '@cairn/contracts/accounts';
 import type { users } from '@cairn/db/schema';
 
 /**
- * How the owner is named to others (a widget visitor reading a human reply): their name, else a
- * neutral "Support" (the username is often the e-mail address, which visitors must not see).
+ * How the owner is named to others (a widget visitor reading a human reply): the display name they
+ * chose, else their first name, else their last name, else a neutral "Support" (the username is
+ * often the e-mail address, which visitors must not see).
  */
 export const displayNameOf = (user: typeof users.$inferSelect) =>
-  [user.firstName, user.lastName].filter(Boolean).join(' ') || 'Support';
+  user.displayName || user.firstName || user.lastName || 'Support';
 
 export function serializeUser(user: typeof users.$inferSelect): TUser {
   return {
@@ -16,6 +17,8 @@ export function serializeUser(user: typeof users.$inferSelect): TUser {
     first_name: user.firstName,
     last_name: user.lastName,
     name: [user.firstName, user.lastName].filter(Boolean).join(' '),
+    display_name: user.displayName,
+    public_name: displayNameOf(user),
     sender_identifier: senderIdentifier(user.id),
   };
 }

@@ -3,17 +3,20 @@ import { authTokens, users } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
-import { hashToken, newToken } from '../../lib/tokens.ts';
+import { type SessionClient, startSession } from './account-sessions.ts';
 import { verifyPassword } from './passwords.ts';
 import { serializeUser } from './serialize-user.ts';
 
-export async function loginUser(app: FastifyInstance, input: TLoginRequest): Promise<TLoginResponse> {
+export async function loginUser(
+  app: FastifyInstance,
+  input: TLoginRequest,
+  client: SessionClient,
+): Promise<TLoginResponse> {
   const [user] = await app.db.select().from(users).where(eq(users.email, input.email));
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   if (!user.emailVerifiedAt) throw new AppError('email_not_verified', MESSAGES.emailNotVerified);
-  const token = newToken();
-  await app.db.insert(authTokens).values({ userId: user.id, tokenHash: hashToken(token) });
+  const token = await startSession(app.db, user.id, client, app.config.sessionLifetime);
   return { token, user: serializeUser(user) };
 }
 

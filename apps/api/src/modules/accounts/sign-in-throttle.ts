@@ -3,6 +3,7 @@ import type { Database } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import { tryAgainIn } from '../../lib/rate-limit.ts';
+import type { SessionClient } from './account-sessions.ts';
 import { loginUser } from './sessions.ts';
 
 /**
@@ -32,6 +33,7 @@ export async function signInThrottled(
   app: FastifyInstance,
   input: TLoginRequest,
   address: string,
+  client: SessionClient,
 ): Promise<TLoginResponse> {
   const pair = [input.email, address] as const;
   const wait = await claimAttempt(app.database, ...pair);
@@ -41,7 +43,7 @@ export async function signInThrottled(
     });
   }
   try {
-    const signedIn = await loginUser(app, input);
+    const signedIn = await loginUser(app, input, client);
     await forget(app.database, ...pair);
     return signedIn;
   } catch (error) {

@@ -488,7 +488,7 @@ describe('human takeover', () => {
     expect(reply.body).toMatchObject({ chatroom: { handled_by: 'human' }, answer: null });
     const human = await stream.waitFor((e) => e.kind === 'created' && e.message.role === 'human');
     expect(human.kind === 'created' && human.message).toMatchObject({
-      author_name: 'Dana Owner',
+      author_name: 'Dana',
       text: 'Hi, Dana here. It is three years.',
     });
     await stream.waitFor((e) => e.kind === 'conversation' && e.conversation.handled_by === 'human');

@@ -1,0 +1,102 @@
+import type { TSession } from '@cairn/contracts/account-settings';
+import type { Db } from '@cairn/db/client';
+import { authTokens } from '@cairn/db/schema';
+import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import type { Config } from '../../config.ts';
+import { notFound } from '../../lib/app-error.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { describeDevice } from './device.ts';
+
+export type SessionLifetime = Config['sessionLifetime'];
+
+/** Who signs in: the address and user agent of the request. */
+export interface SessionClient {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+/** A session ends when unused for `idleMs`, and `maxMs` after sign-in whatever its use. */
+export function isExpired(
+  session: { createdAt: Date; lastUsedAt: Date },
+  lifetime: SessionLifetime,
+  now = Date.now(),
+): boolean {
+  return (
+    now - session.lastUsedAt.getTime() > lifetime.idleMs || now - session.createdAt.getTime() > lifetime.maxMs
+  );
+}
+
+/** The SQL twin of `isExpired`, to sweep a user's ended sessions. */
+const expiredSql = (lifetime: SessionLifetime) =>
+  or(
+    sql`${authTokens.lastUsedAt} < now() - make_interval(secs => ${lifetime.idleMs / 1000})`,
+    sql`${authTokens.createdAt} < now() - make_interval(secs => ${lifetime.maxMs / 1000})`,
+  );
+
+/** Starts a session; returns its token (only the hash is stored). Ended sessions of the user go. */
+export async function startSession(
+  db: Db,
+  userId: number,
+  client: SessionClient,
+  lifetime: SessionLifetime,
+): Promise<string> {
+  const token = newToken();
+  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), expiredSql(lifetime)));
+  await db.insert(authTokens).values({
+    userId,
+    tokenHash: hashToken(token),
+    device: describeDevice(client.userAgent),
+    ipAddress: client.ip,
+  });
+  return token;
+}
+
+/** The user's live sessions, most recently used first; `currentHash` marks the caller's own. */
+export async function listSessions(
+  db: Db,
+  userId: number,
+  currentHash: string,
+  lifetime: SessionLifetime,
+): Promise<TSession[]> {
+  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), expiredSql(lifetime)));
+  const rows = await db
+    .select()
+    .from(authTokens)
+    .where(eq(authTokens.userId, userId))
+    .orderBy(desc(authTokens.lastUsedAt), desc(authTokens.id));
+  return rows.map((row) => ({
+    id: row.id,
+    device: row.device || 'Unknown device',
+    address: row.ipAddress,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt.toISOString(),
+    expires_at: new Date(
+      Math.min(row.lastUsedAt.getTime() + lifetime.idleMs, row.createdAt.getTime() + lifetime.maxMs),
+    ).toISOString(),
+    current: row.tokenHash === currentHash,
+  }));
+}
+
+/** Signs one session of the user out (someone else's is a 404); says whether it was the caller's. */
+export async function endSession(
+  db: Db,
+  userId: number,
+  sessionId: number,
+  currentHash: string,
+): Promise<boolean> {
+  const [gone] = await db
+    .delete(authTokens)
+    .where(and(eq(authTokens.id, sessionId), eq(authTokens.userId, userId)))
+    .returning({ tokenHash: authTokens.tokenHash });
+  if (!gone) throw notFound('Session not found.');
+  return gone.tokenHash === currentHash;
+}
+
+/** Signs out every session of the user but the caller's. */
+export async function endOtherSessions(db: Db, userId: number, currentHash: string): Promise<number> {
+  const gone = await db
+    .delete(authTokens)
+    .where(and(eq(authTokens.userId, userId), ne(authTokens.tokenHash, currentHash)))
+    .returning({ id: authTokens.id });
+  return gone.length;
+}

@@ -1,0 +1,75 @@
+import { applications, integrations, knowledgeItems, users } from '@cairn/db/schema';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { accountDeletedMail } from '../../mail/account-templates.ts';
+import type { AuthUser } from '../../plugins/auth.ts';
+import { openSecret } from '../integrations/integration-secrets.ts';
+import { disconnectTelegram } from '../integrations/telegram-connect.ts';
+import { confirmPassword } from './confirm-password.ts';
+import { sendAccountMail } from './send-account-mail.ts';
+
+/**
+ * Deletes the account and everything it owns. One statement, so one transaction: every table that
+ * belongs to a user (applications with their knowledge, chunks, conversations, keys and widget;
+ * model providers, webhooks, integrations, notifications, sessions and links) cascades from the
+ * user's row. Afterwards the stored originals no other item shares are removed and Telegram
+ * webhooks are unset; the address can register again at once.
+ */
+export async function deleteAccount(app: FastifyInstance, user: AuthUser, password: string): Promise<void> {
+  await confirmPassword(app, user, password, 'password');
+  const owned = app.db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(eq(applications.ownerId, user.id));
+  const files = await app.db
+    .selectDistinct({ path: knowledgeItems.filePath })
+    .from(knowledgeItems)
+    .where(and(inArray(knowledgeItems.applicationId, owned), isNotNull(knowledgeItems.filePath)));
+  const telegramWebhooks = await app.db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.ownerId, user.id),
+        eq(integrations.kind, 'telegram'),
+        eq(integrations.mode, 'webhook'),
+      ),
+    );
+
+  await app.db.delete(users).where(eq(users.id, user.id));
+
+  const paths = files.flatMap((f) => (f.path ? [f.path] : []));
+  const stillUsed = paths.length
+    ? new Set(
+        (
+          await app.db
+            .selectDistinct({ path: knowledgeItems.filePath })
+            .from(knowledgeItems)
+            .where(inArray(knowledgeItems.filePath, paths))
+        ).map((row) => row.path),
+      )
+    : new Set();
+  for (const path of paths) {
+    if (stillUsed.has(path)) continue; // the same bytes, uploaded by another account
+    await app.knowledge.files
+      .remove(path)
+      .catch((err: unknown) => app.log.warn({ err }, 'could not remove a deleted account’s file'));
+  }
+  for (const integration of telegramWebhooks) {
+    try {
+      const token = openSecret(
+        app.integrations.box,
+        integration.uuid,
+        'bot_token',
+        integration.botTokenCiphertext,
+      );
+      await disconnectTelegram(app, integration.uuid, token);
+    } catch (err) {
+      app.log.warn(
+        { err, integration: integration.uuid },
+        'could not unset a deleted account’s Telegram webhook',
+      );
+    }
+  }
+  await sendAccountMail(app, user.email, accountDeletedMail());
+}
