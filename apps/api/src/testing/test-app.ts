@@ -158,7 +158,9 @@ export async function startTestApp(
   ) {
     const reg = await call('POST', '/api/register/', { json: { email, username: email, password } });
     if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
-    const link = (await lastMail(email)).links.find((l) => l.includes('/verify-email?token='));
+    const link = (await lastMail(email, 'Verify your e-mail address')).links.find((l) =>
+      l.includes('/verify-email?token='),
+    );
     const token = new URL(link!).searchParams.get('token');
     const verified = await call('POST', '/api/verify-email/', { json: { token } });
     if (verified.status !== 200) throw new Error(`verify failed: ${JSON.stringify(verified.body)}`);

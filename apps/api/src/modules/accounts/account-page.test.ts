@@ -192,7 +192,9 @@ describe('POST /api/me/password/', () => {
     const { token, user } = await t.signUp();
     const other = await signInAgain(user.email);
     await t.call('POST', '/api/forgot-password/', { json: { email: user.email } });
-    const resetLink = (await t.lastMail(user.email)).links.find((l) => l.includes('/reset-password?token='))!;
+    const resetLink = (await t.lastMail(user.email, 'Reset your password')).links.find((l) =>
+      l.includes('/reset-password?token='),
+    )!;
     const res = await t.call('POST', '/api/me/password/', {
       token,
       json: { current_password: TEST_PASSWORD, new_password: 'a-new-granite-lantern' },
