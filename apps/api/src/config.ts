@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PARSE_LIMITS as PARSE, type ParseLimits } from './rag/parse/parse-limits.ts';
+
+const MB = 1024 * 1024;
 
 const ZBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -27,6 +30,23 @@ export const ZEnv = z.object({
   TRUST_PROXY: ZBool.default(false),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
+  PARSE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(PARSE.timeoutMs / 1000),
+  PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(PARSE.memoryMb),
+  PARSE_MAX_EXPANDED_MB: z.coerce
+    .number()
+    .positive()
+    .max(16384)
+    .default(PARSE.maxExpandedBytes / MB),
+  PARSE_MAX_TEXT_MB: z.coerce
+    .number()
+    .positive()
+    .max(1024)
+    .default(PARSE.maxTextBytes / MB),
+  PARSE_MAX_PDF_PAGES: z.coerce.number().int().positive().max(1_000_000).default(PARSE.maxPdfPages),
   API_URL: z.url().optional(),
   WEB_BUILD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
@@ -50,6 +70,8 @@ export interface Config {
   trustProxy: boolean;
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
+  /** What parsing one file may cost (docs/decisions/055-bounded-parsing.md). */
+  parseLimits: ParseLimits;
   /** Where the web app's server-side code calls the API; unset: this process over loopback. */
   apiUrl: string | undefined;
   /** The web app's production build; unset: apps/web/build. */
@@ -93,6 +115,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    parseLimits: {
+      timeoutMs: Math.round(e.PARSE_TIMEOUT_SECONDS * 1000),
+      memoryMb: e.PARSE_MEMORY_MB,
+      maxExpandedBytes: Math.round(e.PARSE_MAX_EXPANDED_MB * MB),
+      maxTextBytes: Math.round(e.PARSE_MAX_TEXT_MB * MB),
+      maxPdfPages: e.PARSE_MAX_PDF_PAGES,
+    },
     apiUrl: e.API_URL?.replace(/\/+$/, ''),
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : undefined,
     webDev: e.NODE_ENV === 'development',

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
+import { DEFAULT_PARSE_LIMITS } from '../rag/parse/parse-limits.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -82,6 +83,7 @@ export async function startTestApp(
     trustProxy: false,
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
+    parseLimits: DEFAULT_PARSE_LIMITS,
     apiUrl: undefined,
     webBuildDir: undefined,
     webDev: false,

@@ -1,0 +1,78 @@
+import zlib from 'node:zlib';
+import { getDocumentProxy } from 'unpdf';
+import { ParseError } from './parse-error.ts';
+import { MAX_COMPRESSION_RATIO, megabytes, RATIO_CHECKED_ABOVE_BYTES } from './parse-limits.ts';
+
+/**
+ * Refuses a PDF that would cost more to read than one file may, before pdf.js reads its text:
+ * more than `maxPages` pages, or compressed (Flate) streams that expand to more than
+ * `maxExpandedBytes` in all or more than MAX_COMPRESSION_RATIO times the file. pdf.js inflates a
+ * stream whole into memory outside the worker's heap limit, so a 1 MB stream of zeros that
+ * inflates to gigabytes must be caught here, where each stream is inflated with a cap on its output
+ * and dropped. Images are skipped: their pixels are never decoded to read text, and a scan's
+ * pixels are legitimately large. Streams that do not inflate are left to pdf.js.
+ */
+export async function checkPdf(
+  data: Buffer,
+  limits: { maxExpandedBytes: number; maxPdfPages: number },
+): Promise<void> {
+  checkStreams(data, limits.maxExpandedBytes);
+  await checkPages(data, limits.maxPdfPages);
+}
+
+const STREAM_KEYWORD = /\bstream(?:\r\n|\n|\r)/g;
+
+function checkStreams(data: Buffer, maxExpandedBytes: number): void {
+  // latin1 keeps one character per byte, so string offsets are buffer offsets.
+  const text = data.toString('latin1');
+  let expanded = 0;
+  for (const match of text.matchAll(STREAM_KEYWORD)) {
+    const start = match.index + match[0].length;
+    const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index)), match.index);
+    if (!/\/FlateDecode\b|\/Fl\b/.test(dictionary) || /\/Subtype\s*\/Image\b/.test(dictionary)) continue;
+    const end = text.indexOf('endstream', start);
+    const budget = maxExpandedBytes - expanded;
+    let size: number;
+    try {
+      size = zlib.inflateSync(data.subarray(start, end < 0 ? data.length : end), {
+        maxOutputLength: budget + 1,
+        // A stream cut short still counts for what it inflates to, as pdf.js reads it.
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      }).length;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') size = budget + 1;
+      else continue;
+    }
+    expanded += size;
+    if (expanded > maxExpandedBytes) {
+      throw new ParseError(
+        'too_large',
+        `This PDF expands to more than ${megabytes(maxExpandedBytes)} when its contents are unpacked, the limit for one file. Split it into smaller documents.`,
+      );
+    }
+  }
+  if (expanded > RATIO_CHECKED_ABOVE_BYTES && expanded > data.length * MAX_COMPRESSION_RATIO) {
+    throw new ParseError(
+      'too_large',
+      `This PDF expands to more than ${MAX_COMPRESSION_RATIO} times its size (${megabytes(data.length)} to over ${megabytes(expanded)}): it looks like a decompression bomb and was not opened.`,
+    );
+  }
+}
+
+async function checkPages(data: Buffer, maxPages: number): Promise<void> {
+  let pages: number;
+  try {
+    const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
+    pages = pdf.numPages;
+    await pdf.destroy().catch(() => {});
+  } catch {
+    // Encrypted, corrupt …: the PDF parser says which.
+    return;
+  }
+  if (pages > maxPages) {
+    throw new ParseError(
+      'too_large',
+      `This PDF has ${pages.toLocaleString('en')} pages; one file may have at most ${maxPages.toLocaleString('en')}. Split it into smaller documents.`,
+    );
+  }
+}
