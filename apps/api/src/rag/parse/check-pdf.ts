@@ -16,13 +16,13 @@ export async function checkPdf(
   data: Buffer,
   limits: { maxExpandedBytes: number; maxPdfPages: number },
 ): Promise<void> {
-  checkStreams(data, limits.maxExpandedBytes);
+  await checkStreams(data, limits.maxExpandedBytes);
   await checkPages(data, limits.maxPdfPages);
 }
 
 const STREAM_KEYWORD = /\bstream(?:\r\n|\n|\r)/g;
 
-function checkStreams(data: Buffer, maxExpandedBytes: number): void {
+async function checkStreams(data: Buffer, maxExpandedBytes: number): Promise<void> {
   // latin1 keeps one character per byte, so string offsets are buffer offsets.
   const text = data.toString('latin1');
   let expanded = 0;
@@ -31,19 +31,10 @@ function checkStreams(data: Buffer, maxExpandedBytes: number): void {
     const dictionary = text.slice(Math.max(0, text.lastIndexOf('obj', match.index)), match.index);
     if (!/\/FlateDecode\b|\/Fl\b/.test(dictionary) || /\/Subtype\s*\/Image\b/.test(dictionary)) continue;
     const end = text.indexOf('endstream', start);
-    const budget = maxExpandedBytes - expanded;
-    let size: number;
-    try {
-      size = zlib.inflateSync(data.subarray(start, end < 0 ? data.length : end), {
-        maxOutputLength: budget + 1,
-        // A stream cut short still counts for what it inflates to, as pdf.js reads it.
-        finishFlush: zlib.constants.Z_SYNC_FLUSH,
-      }).length;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') size = budget + 1;
-      else continue;
-    }
-    expanded += size;
+    expanded += await inflatedSize(
+      data.subarray(start, end < 0 ? data.length : end),
+      maxExpandedBytes - expanded,
+    );
     if (expanded > maxExpandedBytes) {
       throw new ParseError(
         'too_large',
@@ -57,6 +48,28 @@ function checkStreams(data: Buffer, maxExpandedBytes: number): void {
       `This PDF expands to more than ${MAX_COMPRESSION_RATIO} times its size (${megabytes(data.length)} to over ${megabytes(expanded)}): it looks like a decompression bomb and was not opened.`,
     );
   }
+}
+
+/**
+ * What a deflated stream inflates to, counted chunk by chunk and never held whole; stops once it
+ * passes `budget`. A stream cut short counts for what it inflates to, as pdf.js reads it; one that
+ * does not inflate at all counts for nothing (pdf.js decides what it is).
+ */
+async function inflatedSize(compressed: Buffer, budget: number): Promise<number> {
+  const inflate = zlib.createInflate({ chunkSize: 1024 * 1024, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  inflate.end(compressed);
+  let size = 0;
+  try {
+    for await (const chunk of inflate) {
+      size += (chunk as Buffer).length;
+      if (size > budget) break;
+    }
+  } catch {
+    // Not zlib data, or damaged after some point: what came out so far is what counts.
+  } finally {
+    inflate.destroy();
+  }
+  return size;
 }
 
 async function checkPages(data: Buffer, maxPages: number): Promise<void> {
