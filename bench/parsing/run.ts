@@ -97,11 +97,12 @@ for (let run = 1; run <= runs; run++) {
       let item: { status: string; error: string | null } = { status: 'queued', error: null };
       while (item.status !== 'ready' && item.status !== 'failed') {
         await sleep(50);
-        [item] = await server.call<Array<typeof item>>(
+        const [now] = await server.call<Array<typeof item>>(
           'GET',
           `/api/applications/${app.uuid}/knowledge/`,
           token,
         );
+        item = now ?? item;
       }
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);

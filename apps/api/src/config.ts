@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isLocalInstance, type ProviderAddressPolicy, parsePrivateHosts } from './models/provider-url.ts';
 import { DEFAULT_PARSE_LIMITS as PARSE, type ParseLimits } from './rag/parse/parse-limits.ts';
 
 const MB = 1024 * 1024;
@@ -30,6 +31,16 @@ export const ZEnv = z.object({
   TRUST_PROXY: ZBool.default(false),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
+  PROVIDER_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      try {
+        parsePrivateHosts(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   PARSE_TIMEOUT_SECONDS: z.coerce
     .number()
     .positive()
@@ -70,6 +81,8 @@ export interface Config {
   trustProxy: boolean;
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
+  /** Where model providers may be reached: PUBLIC_URL's kind and PROVIDER_PRIVATE_HOSTS (decision 056). */
+  providerAddresses: ProviderAddressPolicy;
   /** What parsing one file may cost (docs/decisions/055-bounded-parsing.md). */
   parseLimits: ParseLimits;
   /** Where the web app's server-side code calls the API; unset: this process over loopback. */
@@ -100,10 +113,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
@@ -115,6 +129,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    providerAddresses: {
+      localInstance: isLocalInstance(publicUrl),
+      allowed: parsePrivateHosts(e.PROVIDER_PRIVATE_HOSTS),
+    },
     parseLimits: {
       timeoutMs: Math.round(e.PARSE_TIMEOUT_SECONDS * 1000),
       memoryMb: e.PARSE_MEMORY_MB,

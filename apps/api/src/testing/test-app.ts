@@ -83,6 +83,8 @@ export async function startTestApp(
     trustProxy: false,
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
+    // PUBLIC_URL is on loopback here: a local install, whose providers may be on this machine.
+    providerAddresses: { localInstance: true, allowed: [] },
     parseLimits: DEFAULT_PARSE_LIMITS,
     apiUrl: undefined,
     webBuildDir: undefined,
