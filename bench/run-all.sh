@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 npx tsx bench/web/web-bench.ts
 npx tsx bench/models/overhead.ts
 npx tsx bench/knowledge-ingest/run.ts
+npx tsx bench/parsing/run.ts
 npx tsx bench/knowledge-search/run.ts
 npx tsx bench/retrieval-quality/run.ts
 npx tsx bench/chat/first-token.ts

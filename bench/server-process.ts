@@ -12,7 +12,15 @@ import { adminQuery, apiCaller, argValue } from './lib.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function startServerProcess(label: string, port: number, env: Record<string, string> = {}) {
+/**
+ * `built`: run apps/api/dist/server.js as `npm start` does (build it first: `node scripts/ensure-build.mjs`).
+ * `env`: extra environment for the server.
+ */
+export async function startServerProcess(
+  label: string,
+  port: number,
+  options: { built?: boolean; env?: Record<string, string> } = {},
+) {
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(() => base);
   const adminUrl = argValue('--database-url');
@@ -25,17 +33,21 @@ export async function startServerProcess(label: string, port: number, env: Recor
     databaseUrl = u.toString();
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  const args = options.built
+    ? ['--max-semi-space-size=4', 'apps/api/dist/server.js']
+    : ['--import', 'tsx', 'apps/api/src/server.ts'];
+  const server = spawn(process.execPath, args, {
     cwd: root,
     env: {
       ...process.env,
+      ...(options.built && { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }),
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl ?? '',
-      ...env,
+      ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -105,5 +117,14 @@ export async function startServerProcess(label: string, port: number, env: Recor
     await stop();
     throw error;
   }
-  return { base, call, dataDir, signUp, stop, cpuSeconds, peakRssMb: () => peakRssKb / 1024 };
+  return {
+    base,
+    call,
+    dataDir,
+    signUp,
+    stop,
+    cpuSeconds,
+    pid: server.pid!,
+    peakRssMb: () => peakRssKb / 1024,
+  };
 }

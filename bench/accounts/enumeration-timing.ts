@@ -14,7 +14,7 @@ import { startServerProcess } from '../server-process.ts';
 const samples = Number(argValue('--samples') ?? 20);
 const warmup = 3;
 const port = 3900 + Math.floor(Math.random() * 90);
-const server = await startServerProcess('enum', port, { TRUST_PROXY: '127.0.0.1' });
+const server = await startServerProcess('enum', port, { env: { TRUST_PROXY: '127.0.0.1' } });
 let addressCounter = 0;
 const nextAddress = () => {
   addressCounter++;

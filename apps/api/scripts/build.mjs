@@ -59,7 +59,9 @@ export async function buildApi(outDir = OUT_DIR) {
   }
   await esbuild.build({
     absWorkingDir: apiRoot,
-    entryPoints: { server: 'src/server.ts' },
+    // Files are parsed in worker threads that load parse-worker.js from beside the server's chunks
+    // (src/rag/parse/parse-in-worker.ts).
+    entryPoints: { server: 'src/server.ts', 'parse-worker': 'src/rag/parse/parse-worker.ts' },
     outdir: outDir,
     bundle: true,
     // Modules imported with import() become chunks of their own, loaded on first use.

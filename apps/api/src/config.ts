@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { isLocalInstance, type ProviderAddressPolicy, parsePrivateHosts } from './models/provider-url.ts';
+import { DEFAULT_PARSE_LIMITS as PARSE, type ParseLimits } from './rag/parse/parse-limits.ts';
+
+const MB = 1024 * 1024;
 
 const DAY_MS = 24 * 3600 * 1000;
 const ZBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
@@ -49,6 +53,33 @@ export const ZEnv = z.object({
   TRUST_PROXY: ZTrustProxy.default([]),
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(25),
   ALLOW_PRIVATE_URLS: ZBool.default(false),
+  PROVIDER_PRIVATE_HOSTS: z
+    .string()
+    .default('')
+    .superRefine((value, ctx) => {
+      try {
+        parsePrivateHosts(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  PARSE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(PARSE.timeoutMs / 1000),
+  PARSE_MEMORY_MB: z.coerce.number().int().min(64).max(16384).default(PARSE.memoryMb),
+  PARSE_MAX_EXPANDED_MB: z.coerce
+    .number()
+    .positive()
+    .max(16384)
+    .default(PARSE.maxExpandedBytes / MB),
+  PARSE_MAX_TEXT_MB: z.coerce
+    .number()
+    .positive()
+    .max(1024)
+    .default(PARSE.maxTextBytes / MB),
+  PARSE_MAX_PDF_PAGES: z.coerce.number().int().positive().max(1_000_000).default(PARSE.maxPdfPages),
   API_URL: z.url().optional(),
   WEB_BUILD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
@@ -78,6 +109,10 @@ export interface Config {
   trustProxy: string[];
   maxUploadBytes: number;
   allowPrivateUrls: boolean;
+  /** Where model providers may be reached: PUBLIC_URL's kind and PROVIDER_PRIVATE_HOSTS (decision 056). */
+  providerAddresses: ProviderAddressPolicy;
+  /** What parsing one file may cost (docs/decisions/055-bounded-parsing.md). */
+  parseLimits: ParseLimits;
   /** Where the web app's server-side code calls the API; unset: this process over loopback. */
   apiUrl: string | undefined;
   /** The web app's production build; unset: apps/web/build. */
@@ -108,10 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
@@ -123,6 +159,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     maxUploadBytes: Math.round(e.MAX_UPLOAD_MB * 1024 * 1024),
     allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
+    providerAddresses: {
+      localInstance: isLocalInstance(publicUrl),
+      allowed: parsePrivateHosts(e.PROVIDER_PRIVATE_HOSTS),
+    },
+    parseLimits: {
+      timeoutMs: Math.round(e.PARSE_TIMEOUT_SECONDS * 1000),
+      memoryMb: e.PARSE_MEMORY_MB,
+      maxExpandedBytes: Math.round(e.PARSE_MAX_EXPANDED_MB * MB),
+      maxTextBytes: Math.round(e.PARSE_MAX_TEXT_MB * MB),
+      maxPdfPages: e.PARSE_MAX_PDF_PAGES,
+    },
     apiUrl: e.API_URL?.replace(/\/+$/, ''),
     webBuildDir: e.WEB_BUILD_DIR ? path.resolve(e.WEB_BUILD_DIR) : undefined,
     webDev: e.NODE_ENV === 'development',

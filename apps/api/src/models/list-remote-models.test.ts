@@ -5,7 +5,9 @@ import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.
 import { listRemoteModels } from './list-remote-models.ts';
 import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
-import { providerFetch } from './provider-url.ts';
+import { ProviderUnreachableError, providerFetchFor } from './provider-url.ts';
+
+const LOCAL_INSTALL = { localInstance: true, allowed: [] };
 
 let fake: FakeOpenAI;
 let odd: http.Server;
@@ -37,6 +39,7 @@ const connection = (overrides: Partial<ProviderConnection>): ProviderConnection 
   name: 'Test',
   baseUrl: fake.url,
   apiKey: undefined,
+  addresses: LOCAL_INSTALL,
   ...overrides,
 });
 
@@ -85,11 +88,15 @@ describe('listRemoteModels', () => {
     expect(redirect.message).toMatch(/redirect \(302\)/);
   });
 
-  it('refuses metadata and unspecified addresses before connecting', async () => {
+  it('refuses metadata and unspecified addresses before connecting, as it reports any unreachable provider', async () => {
     const metadata = await failure(listRemoteModels(connection({ baseUrl: 'http://169.254.169.254/v1' })));
-    expect(metadata.kind).toBe('refused_url');
-    await expect(providerFetch('http://[fe80::1]/v1/models')).rejects.toThrow(/not allowed/);
-    await expect(providerFetch('http://0.0.0.0:11434/api/tags')).rejects.toThrow(/not allowed/);
+    expect(metadata.kind).toBe('unreachable');
+    expect(metadata.message).toBe(
+      'Could not reach the model provider "Test" at http://169.254.169.254/v1. Check that it is running and that this server can reach it.',
+    );
+    const providerFetch = providerFetchFor(LOCAL_INSTALL);
+    await expect(providerFetch('http://[fe80::1]/v1/models')).rejects.toThrow(ProviderUnreachableError);
+    await expect(providerFetch('http://0.0.0.0:11434/api/tags')).rejects.toThrow(ProviderUnreachableError);
     // A host name is resolved first: localhost is fine (local model servers live there).
     const res = await providerFetch(`${fake.url.replace('127.0.0.1', 'localhost')}/models`);
     expect(res.status).toBe(200);

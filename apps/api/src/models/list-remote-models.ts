@@ -1,6 +1,6 @@
 import type { ProviderConnection } from './load-provider-model.ts';
 import { fromStatus, toModelProviderError } from './provider-errors.ts';
-import { providerFetch, sdkBaseUrl } from './provider-url.ts';
+import { providerFetchFor, sdkBaseUrl } from './provider-url.ts';
 
 export const LIST_TIMEOUT_MS = 10_000;
 const ANTHROPIC_VERSION = '2023-06-01';
@@ -15,6 +15,7 @@ export async function listRemoteModels(
   timeoutMs = LIST_TIMEOUT_MS,
 ): Promise<string[]> {
   const ctx = { provider: connection.name, baseUrl: connection.baseUrl, timeoutMs };
+  const providerFetch = providerFetchFor(connection.addresses);
   const get = async (url: string, headers: Record<string, string>) => {
     try {
       return await providerFetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });

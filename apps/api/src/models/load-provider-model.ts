@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { SecretBoxError } from '../lib/secret-box.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { keyContext, secretBoxFor } from './provider-secrets.ts';
+import { type ProviderAddressPolicy, providerAddressPolicyFor } from './provider-url.ts';
 
 export interface ProviderConnection {
   uuid: string;
@@ -13,6 +14,8 @@ export interface ProviderConnection {
   name: string;
   baseUrl: string;
   apiKey: string | undefined;
+  /** Which addresses this server's providers may be reached at (decision 056). */
+  addresses: ProviderAddressPolicy;
 }
 
 export interface LoadedProviderModel {
@@ -33,6 +36,7 @@ export function connectionOf(
     name: row.name,
     baseUrl: row.baseUrl,
     apiKey: row.keyCiphertext ? openKey(database, row) : undefined,
+    addresses: providerAddressPolicyFor(database),
   };
 }
 

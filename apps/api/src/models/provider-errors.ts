@@ -1,7 +1,7 @@
 // From the SDK's small error package, not `ai` itself: the SDK loads on first use (memory at rest).
 import { AISDKError, APICallError } from '@ai-sdk/provider';
 import { AppError } from '../lib/app-error.ts';
-import { ProviderUrlError } from './provider-url.ts';
+import { ProviderUnreachableError, ProviderUrlError } from './provider-url.ts';
 
 export type ModelErrorKind =
   | 'auth'
@@ -51,6 +51,17 @@ export function toModelProviderError(error: unknown, ctx: ErrorContext): ModelPr
   if (isRetryError(error)) return toModelProviderError(error.lastError, ctx);
   const where = `the model provider "${ctx.provider}"`;
   if (error instanceof ProviderUrlError) return new ModelProviderError('refused_url', error.message);
+  if (error instanceof ProviderUnreachableError) {
+    // The same words for a closed port, a filtered one, an unknown host and a refused address.
+    return new ModelProviderError(
+      'unreachable',
+      `Could not reach ${where} at ${ctx.baseUrl}. ${error.hint}`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
   if (isTimeout(error)) {
     const ms = ctx.timeoutMs;
     const seconds = !ms ? '' : ms < 1000 ? ` within ${ms} ms` : ` within ${Math.round(ms / 1000)} seconds`;

@@ -1,7 +1,7 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
-import { providerFetch, sdkBaseUrl } from './provider-url.ts';
+import { providerFetchFor, sdkBaseUrl } from './provider-url.ts';
 
 // Each package is imported once and the promise kept: an `import()` per answer is not free (under a
 // module loader such as tsx every call crosses to the loader's thread).
@@ -39,7 +39,7 @@ export async function languageModelFor(
     return createAnthropic({
       baseURL: connection.baseUrl,
       apiKey: connection.apiKey,
-      fetch: providerFetch,
+      fetch: providerFetchFor(connection.addresses),
     }).messages(modelName);
   }
   return (await openAICompatible(connection)).chatModel(modelName);
@@ -62,6 +62,6 @@ async function openAICompatible(connection: ProviderConnection) {
     baseURL: sdkBaseUrl(connection.kind, connection.baseUrl),
     apiKey: connection.apiKey,
     includeUsage: true,
-    fetch: providerFetch,
+    fetch: providerFetchFor(connection.addresses),
   });
 }

@@ -159,7 +159,9 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
     });
     const error = await failure(model);
     expect(error.kind).toBe('unreachable');
-    expect(error.message).toContain('connection refused');
+    expect(error.message).toMatch(
+      /^Could not reach the model provider ".*" at http:\/\/127\.0\.0\.1:\d+\. Check that it is running/,
+    );
   });
 
   it("refuses built-in refs, unknown refs and another user's models", async () => {

@@ -15,7 +15,7 @@ import {
   prepareChunks,
   type ReadyItemInput,
 } from './index-chunks.ts';
-import { parseDocument } from './parse/parse-document.ts';
+import type { ParseInput, ParseResult } from './parse/parse-document.ts';
 import { ParseError } from './parse/parse-error.ts';
 
 export const INGEST_QUEUE = 'knowledge-ingest';
@@ -34,6 +34,8 @@ export interface IngestDeps {
   database: Database;
   files: FileStore;
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
+  /** Parses a file within the limits of one file, in a worker process (ParseWorkers). */
+  parse(input: ParseInput): Promise<ParseResult>;
   /** Publishes the row as a `kb_updates` event to the application's owner. */
   publish(owner: ItemOwner, row: ItemRow): Promise<void>;
   /** The items' ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
@@ -122,7 +124,7 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
     const source = await loadSource(deps, claimed);
     if (!(await progress({ progress: 10, ...source.store }))) return;
 
-    const parsed = await parseDocument({
+    const parsed = await deps.parse({
       data: source.data,
       filename: source.filename,
       mimeType: source.mimeType,
@@ -274,7 +276,7 @@ async function ingestClaimed(
   for (const row of batch.rows) {
     try {
       const source = await loadSource(deps, row);
-      const parsed = await parseDocument({
+      const parsed = await deps.parse({
         data: source.data,
         filename: source.filename,
         mimeType: source.mimeType,

@@ -26,6 +26,16 @@ export interface CheckedAddress {
  * `0x7f000001`, `0177.0.0.1`). Returns undefined when the text is not an address.
  */
 export function addressRange(address: string): { range: string; normalized: string } | undefined {
+  const parsed = parseAddress(address);
+  return parsed && { range: parsed.range(), normalized: parsed.toString() };
+}
+
+/**
+ * An address in any spelling, parsed; IPv4-mapped (`::ffff:a.b.c.d`) and IPv4-compatible
+ * (`::a.b.c.d`, which reaches the IPv4 address on some stacks) forms are the IPv4 address they
+ * hold. Undefined when the text is not an address.
+ */
+export function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const bare = address.replace(/^\[|\]$/g, '');
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -34,17 +44,12 @@ export function addressRange(address: string): { range: string; normalized: stri
     return undefined;
   }
   if (parsed.kind() === 'ipv6') {
-    // `::a.b.c.d` (IPv4-compatible) reaches the IPv4 address on some stacks: judge that instead.
-    const v6 = parsed as ipaddr.IPv6;
-    const parts = v6.parts;
+    const parts = (parsed as ipaddr.IPv6).parts;
     if (parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7]! > 1)) {
-      const v4 = ipaddr.IPv4.parse(
-        [parts[6]! >> 8, parts[6]! & 255, parts[7]! >> 8, parts[7]! & 255].join('.'),
-      );
-      return { range: v4.range(), normalized: v4.toString() };
+      return ipaddr.IPv4.parse([parts[6]! >> 8, parts[6]! & 255, parts[7]! >> 8, parts[7]! & 255].join('.'));
     }
   }
-  return { range: parsed.range(), normalized: parsed.toString() };
+  return parsed;
 }
 
 const RANGE_NAMES: Record<string, string> = {
@@ -71,11 +76,19 @@ export function assertPublicAddress(address: string, policy: AddressPolicy, host
   if (info.range === 'unicast') return;
   if (info.range === 'loopback' && policy.allowLoopback) return;
   const what = RANGE_NAMES[info.range] ?? 'an address that is not on the public internet';
-  const target = hostname === address ? info.normalized : `${hostname} resolves to ${info.normalized}, which`;
+  // What a name resolves to is not told (issue 26): it would map the private network for whoever asks.
+  const target =
+    hostname === address
+      ? `${info.normalized} is ${what}`
+      : `${hostname} points to an address that is not on the public internet`;
   throw new BlockedAddressError(
-    `Blocked address: ${target} is ${what}. Only public web addresses can be fetched.`,
+    `Blocked address: ${target}. Only public web addresses can be fetched. ${LOCAL_TESTING_HINT}`,
   );
 }
+
+/** How a developer testing on one machine lets Cairn reach it. */
+export const LOCAL_TESTING_HINT =
+  'To reach this machine while testing, start Cairn with ALLOW_PRIVATE_URLS=true.';
 
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 

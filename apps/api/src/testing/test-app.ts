@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
+import { DEFAULT_PARSE_LIMITS } from '../rag/parse/parse-limits.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -85,6 +86,9 @@ export async function startTestApp(
     trustProxy: [],
     maxUploadBytes: 25 * 1024 * 1024,
     allowPrivateUrls: true,
+    // PUBLIC_URL is on loopback here: a local install, whose providers may be on this machine.
+    providerAddresses: { localInstance: true, allowed: [] },
+    parseLimits: DEFAULT_PARSE_LIMITS,
     apiUrl: undefined,
     webBuildDir: undefined,
     webDev: false,

@@ -13,6 +13,7 @@ import {
   ingestItems,
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
+import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
 import { rowsOf } from '../../rag/sql-rows.ts';
 import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
@@ -84,6 +85,8 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     );
   }
 
+  const parser = new ParseWorkers(app.config.parseLimits);
+  app.addHook('onClose', () => parser.close());
   const deps: IngestDeps = {
     database: app.database,
     files,
@@ -92,6 +95,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       userAgent: `CairnBot/1.0 (knowledge-base fetcher; +${app.config.publicUrl})`,
       maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
     },
+    parse: (input) => parser.parse(input),
     publish: (owner, row) => publishItem(app.realtime, owner, row),
     ended: (owner, rows) => itemsEnded(app, owner, rows),
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),

@@ -3,6 +3,7 @@ import type { TCreateModelProviderRequest } from '@cairn/contracts/model-provide
 import type { Database } from '@cairn/db/client';
 import { modelProviders } from '@cairn/db/schema';
 import { keyContext, secretBoxFor } from '../../models/provider-secrets.ts';
+import { providerAddressPolicyFor } from '../../models/provider-url.ts';
 import { assertKeyPresent, baseUrlFor, last4 } from './provider-input.ts';
 import { serializeModelProvider } from './serialize-model-provider.ts';
 
@@ -11,7 +12,7 @@ export async function createModelProvider(
   ownerId: number,
   input: TCreateModelProviderRequest,
 ) {
-  const baseUrl = baseUrlFor(input.kind, input.base_url);
+  const baseUrl = await baseUrlFor(input.kind, input.base_url, providerAddressPolicyFor(database));
   const key = input.api_key || undefined;
   assertKeyPresent(input.kind, key);
   // The uuid is made here because the sealed key is bound to it.

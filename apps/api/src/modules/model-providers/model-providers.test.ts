@@ -79,13 +79,21 @@ describe('model providers', () => {
       [{ kind: 'ollama', name: 'x', base_url: 'file:///etc/passwd' }, 'base_url', /http/],
       [{ kind: 'ollama', name: 'x', base_url: 'not a url' }, 'base_url', /full URL/],
       [{ kind: 'ollama', name: 'x', base_url: 'http://user:pw@localhost:11434' }, 'base_url', /key field/],
-      [{ kind: 'ollama', name: 'x', base_url: 'http://169.254.169.254/latest' }, 'base_url', /not allowed/],
+      [
+        { kind: 'ollama', name: 'x', base_url: 'http://169.254.169.254/latest' },
+        'base_url',
+        /not a public internet address/,
+      ],
       [
         { kind: 'ollama', name: 'x', base_url: 'http://[::ffff:169.254.169.254]/' },
         'base_url',
-        /not allowed/,
+        /not a public internet address/,
       ],
-      [{ kind: 'ollama', name: 'x', base_url: 'http://0.0.0.0:11434' }, 'base_url', /not allowed/],
+      [
+        { kind: 'ollama', name: 'x', base_url: 'http://0.0.0.0:11434' },
+        'base_url',
+        /not a public internet address/,
+      ],
     ];
     for (const [json, field, message] of cases) {
       const res = await create(alice, json);
@@ -159,7 +167,9 @@ describe('model providers', () => {
       token: alice,
     });
     expect(refused.body).toMatchObject({ ok: false, models: [] });
-    expect(refused.body.detail).toContain('connection refused');
+    expect(refused.body.detail).toBe(
+      `Could not reach the model provider "Gone" at ${closed.origin}. Check that it is running and that this server can reach it.`,
+    );
   });
 
   it('lists Ollama models from /api/tags', async () => {

@@ -1,13 +1,25 @@
 import { KEY_REQUIRED_KINDS, type TProviderKind } from '@cairn/contracts/model-providers';
 import { fieldError } from '../../lib/app-error.ts';
-import { DEFAULT_BASE_URLS, normalizeBaseUrl, ProviderUrlError } from '../../models/provider-url.ts';
+import {
+  checkProviderHost,
+  DEFAULT_BASE_URLS,
+  normalizeBaseUrl,
+  type ProviderAddressPolicy,
+  ProviderUrlError,
+} from '../../models/provider-url.ts';
 
-/** The base URL to store for a provider: the given one checked, or the kind's default. */
-export function baseUrlFor(kind: TProviderKind, input: string | undefined): string {
+/** The base URL to store for a provider: the given one or the kind's default, checked (decision 056). */
+export async function baseUrlFor(
+  kind: TProviderKind,
+  input: string | undefined,
+  policy: ProviderAddressPolicy,
+): Promise<string> {
   const given = input?.trim() || DEFAULT_BASE_URLS[kind];
   if (!given) throw fieldError('base_url', 'Required for an OpenAI-compatible endpoint');
   try {
-    return normalizeBaseUrl(given);
+    const baseUrl = normalizeBaseUrl(given);
+    await checkProviderHost(baseUrl, policy);
+    return baseUrl;
   } catch (error) {
     if (error instanceof ProviderUrlError) throw fieldError('base_url', error.message);
     throw error;

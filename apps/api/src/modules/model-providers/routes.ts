@@ -16,6 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createSecretBox } from '../../lib/secret-box.ts';
 import { bindSecretBox } from '../../models/provider-secrets.ts';
+import { bindProviderAddressPolicy } from '../../models/provider-url.ts';
 import { createModelProvider } from './create-model-provider.ts';
 import { findModelProvider, modelsOf } from './find-model-provider.ts';
 import { listAvailableModels } from './list-available-models.ts';
@@ -33,6 +34,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
   // Provider keys are sealed with a key derived from SECRET_KEY; workers resolve models through
   // the same database, so the box is bound to it here, once.
   bindSecretBox(fastify.database, createSecretBox(fastify.config.secretKey));
+  bindProviderAddressPolicy(fastify.database, fastify.config.providerAddresses);
   fastify.addHook('onRequest', fastify.authenticate);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['model providers'], security: [{ token: [] }] };

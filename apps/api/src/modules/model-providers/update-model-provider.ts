@@ -3,6 +3,7 @@ import type { Database } from '@cairn/db/client';
 import { modelProviders } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { keyContext, secretBoxFor } from '../../models/provider-secrets.ts';
+import { providerAddressPolicyFor } from '../../models/provider-url.ts';
 import { findModelProvider, modelsOf } from './find-model-provider.ts';
 import { assertKeyPresent, baseUrlFor, last4 } from './provider-input.ts';
 import { serializeModelProvider } from './serialize-model-provider.ts';
@@ -16,7 +17,9 @@ export async function updateModelProvider(
   const provider = await findModelProvider(database.db, ownerId, uuid);
   const changes: Partial<typeof modelProviders.$inferInsert> = {};
   if (input.name !== undefined) changes.name = input.name;
-  if (input.base_url !== undefined) changes.baseUrl = baseUrlFor(provider.kind, input.base_url);
+  if (input.base_url !== undefined) {
+    changes.baseUrl = await baseUrlFor(provider.kind, input.base_url, providerAddressPolicyFor(database));
+  }
   if (input.api_key !== undefined) {
     const key = input.api_key || null;
     assertKeyPresent(provider.kind, key);

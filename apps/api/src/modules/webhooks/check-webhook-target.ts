@@ -2,7 +2,12 @@ import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { fieldError } from '../../lib/app-error.ts';
-import { addressRange, assertPublicAddress, BlockedAddressError } from '../../rag/ssrf.ts';
+import {
+  addressRange,
+  assertPublicAddress,
+  BlockedAddressError,
+  LOCAL_TESTING_HINT,
+} from '../../rag/ssrf.ts';
 
 /**
  * Refuses, as a field error, a URL whose host is written as a private, loopback, link-local or
@@ -14,7 +19,10 @@ export function checkWebhookUrl(url: string, allowPrivateUrls: boolean): void {
   const host = new URL(url).hostname.toLowerCase();
   const isLocalName = host === 'localhost' || host.endsWith('.localhost');
   if (isLocalName && !allowPrivateUrls)
-    throw fieldError('url', 'Must be a public address: localhost cannot be reached from Cairn.');
+    throw fieldError(
+      'url',
+      `Must be a public address: localhost cannot be reached from Cairn. ${LOCAL_TESTING_HINT}`,
+    );
   if (!addressRange(host)) return;
   try {
     assertPublicAddress(host, { allowLoopback: allowPrivateUrls });

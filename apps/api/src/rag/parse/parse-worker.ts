@@ -1,0 +1,20 @@
+import { ParseError } from './parse-error.ts';
+import { parseWithinLimits } from './parse-within-limits.ts';
+import type { ParseRequest, ParseResponse } from './parse-workers.ts';
+
+/** A parse worker process (parse-workers.ts): one request at a time, over IPC. */
+process.on('message', async ({ input, data, limits }: ParseRequest) => {
+  let response: ParseResponse;
+  try {
+    const result = await parseWithinLimits({ ...input, data: Buffer.from(data) }, limits);
+    response = { ok: true, result };
+  } catch (error) {
+    response =
+      error instanceof ParseError
+        ? { ok: false, reason: error.reason, message: error.message }
+        : { ok: false, message: String((error as Error)?.stack ?? error) };
+  }
+  process.send!(response);
+});
+// The server is gone: so is its worker.
+process.on('disconnect', () => process.exit(0));
