@@ -45,6 +45,11 @@ async function connect(key: string) {
   return client;
 }
 
+interface RpcAnswer {
+  result: { protocolVersion: string; isError?: boolean; content: Array<{ text: string }> };
+  error: { code: number; message: string };
+}
+const json = async (res: Response) => (await res.json()) as RpcAnswer;
 /** A raw JSON-RPC POST (what clients cannot be made to send). */
 const rpc = (body: unknown, headers: Record<string, string> = {}, raw?: string) =>
   fetch(`${t.url}/api/v1/mcp`, {
@@ -97,7 +102,7 @@ describe('MCP server (official SDK client, Streamable HTTP)', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();
-    expect((await res.json()).result.protocolVersion).toBe('2025-06-18');
+    expect((await json(res)).result.protocolVersion).toBe('2025-06-18');
     const get = await fetch(`${t.url}/api/v1/mcp`, {
       headers: { authorization: `Bearer ${keyA}`, accept: 'text/event-stream' },
     });
@@ -329,9 +334,9 @@ describe('MCP errors', () => {
     ] as const) {
       const res = await rpc(call(name, args));
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body = await json(res);
       expect(body.result.isError, JSON.stringify(args).slice(0, 80)).toBe(true);
-      expect(body.result.content[0].text).toMatch(/Input validation error/);
+      expect(body.result.content[0]!.text).toMatch(/Input validation error/);
     }
     const empty = await client.callTool({ name: 'ask', arguments: { question: '\u0000\u0007 ' } });
     expect(empty.isError).toBe(true);
@@ -347,7 +352,7 @@ describe('MCP errors', () => {
     expect(await garbage.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
     const notRpc = await rpc({ hello: 'world' });
     expect(notRpc.status).toBe(400);
-    expect((await notRpc.json()).error.code).toBe(-32700);
+    expect((await json(notRpc)).error.code).toBe(-32700);
   });
 
   it('refuses a foreign Host or Origin (DNS rebinding protection), before the key is looked at', async () => {
