@@ -322,7 +322,7 @@ export async function createResponse(
   const item = { item_id: `msg_${compact(answerUuid)}`, output_index: 0 };
   const part = { ...item, content_index: 0 };
 
-  function opening() {
+  function openingEvents() {
     const created = responseObject(head);
     const empty = outputMessage(head, '', [], 'in_progress');
     return (
@@ -333,9 +333,13 @@ export async function createResponse(
     );
   }
 
+  /** The opening events, sent with the first step in one write. */
+  let opening = '';
   async function write(step: AnswerStep) {
+    const prefix = opening;
+    opening = '';
     if (step.kind === 'text') {
-      res.write(event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }));
+      res.write(prefix + event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }));
       return;
     }
     const message = step.message;
@@ -347,13 +351,13 @@ export async function createResponse(
         status: 'failed',
         error: { code: failure.code, message: failure.message },
       };
-      res.end(event('response.failed', { response: failed }));
+      res.end(prefix + event('response.failed', { response: failed }));
       return;
     }
     const done = responseObject(head, message);
     const output = done.output[0]!;
     const content = output.content[0]!;
-    let events = '';
+    let events = prefix;
     content.annotations.forEach((annotation, annotation_index) => {
       events += event('response.output_text.annotation.added', { ...part, annotation_index, annotation });
     });
@@ -396,7 +400,7 @@ export async function createResponse(
           'cache-control': 'no-cache',
           'x-accel-buffering': 'no',
         });
-        res.write(opening());
+        opening = openingEvents();
         resolve();
       }
       write(step).catch((err: unknown) => {
