@@ -3,6 +3,7 @@ import { SEARCH_QUERY_MAX, SEARCH_TOP_K_DEFAULT, SEARCH_TOP_K_MAX } from '@cairn
 import { stripControlCharacters } from '@cairn/contracts/text';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { retrieve } from '../../rag/retrieve.ts';
@@ -45,6 +46,40 @@ const ZAskSource = z.object({
   uri: z.string(),
 });
 
+const SEARCH_INPUT = {
+  query: z
+    .string()
+    .min(1)
+    .max(SEARCH_QUERY_MAX)
+    .describe('What to look for: a question or keywords, in the language of the documents.'),
+  top_k: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_TOP_K_MAX)
+    .optional()
+    .describe(`How many passages to return (default ${SEARCH_TOP_K_DEFAULT}).`),
+};
+const SEARCH_OUTPUT = { passages: z.array(ZPassage) };
+const ASK_INPUT = {
+  question: z.string().min(1).max(MESSAGE_MAX).describe('The question, in full sentences.'),
+  conversation_id: z
+    .uuid()
+    .optional()
+    .describe('To continue a conversation: the conversation_id an earlier `ask` returned.'),
+};
+const ASK_OUTPUT = {
+  answer: z.string().describe('The answer, citing its sources as [1], [2] …'),
+  not_covered: z.boolean().describe('True when the knowledge holds nothing for the question.'),
+  sources: z.array(ZAskSource),
+  conversation_id: z.string().describe('Pass back to continue this conversation.'),
+};
+/**
+ * One validator for every server: the SDK makes an Ajv instance per server otherwise (milliseconds,
+ * on each stateless request), for elicitation, which these servers never ask for.
+ */
+const validator = new AjvJsonSchemaValidator();
+
 /** What a client is told at `initialize`: what the knowledge is and how to use the tools. */
 export function serverInstructions(applicationName: string, titles: string[], itemCount: number) {
   const sample = titles.map((t) => `"${t}"`).join(', ');
@@ -65,7 +100,11 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
   const { application } = principal;
   const server = new McpServer(
     { name: application.name, title: application.name, version: '1.0.0' },
-    { capabilities: { tools: {}, resources: {} }, ...(instructions && { instructions }) },
+    {
+      capabilities: { tools: {}, resources: {} },
+      jsonSchemaValidator: validator,
+      ...(instructions && { instructions }),
+    },
   );
 
   server.registerTool(
@@ -77,21 +116,8 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
         'the passages that best match the query, best first, each with its source title, heading, page, a ' +
         'relevance score and a stable citation id. Use it to look facts up and quote them; use `ask` instead ' +
         'for a finished, cited answer. Hybrid keyword and semantic search: a few precise words or a question both work.',
-      inputSchema: {
-        query: z
-          .string()
-          .min(1)
-          .max(SEARCH_QUERY_MAX)
-          .describe('What to look for: a question or keywords, in the language of the documents.'),
-        top_k: z
-          .number()
-          .int()
-          .min(1)
-          .max(SEARCH_TOP_K_MAX)
-          .optional()
-          .describe(`How many passages to return (default ${SEARCH_TOP_K_DEFAULT}).`),
-      },
-      outputSchema: { passages: z.array(ZPassage) },
+      inputSchema: SEARCH_INPUT,
+      outputSchema: SEARCH_OUTPUT,
       annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     },
     async ({ query, top_k }) => {
@@ -137,19 +163,8 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
         'the knowledge does not cover the question, the answer says so (not_covered is true); do not retry it ' +
         'with other words expecting a different result. Returns a conversation_id: pass it back to ask a ' +
         'follow-up in the same conversation, which the assistant then remembers.',
-      inputSchema: {
-        question: z.string().min(1).max(MESSAGE_MAX).describe('The question, in full sentences.'),
-        conversation_id: z
-          .uuid()
-          .optional()
-          .describe('To continue a conversation: the conversation_id an earlier `ask` returned.'),
-      },
-      outputSchema: {
-        answer: z.string().describe('The answer, citing its sources as [1], [2] …'),
-        not_covered: z.boolean().describe('True when the knowledge holds nothing for the question.'),
-        sources: z.array(ZAskSource),
-        conversation_id: z.string().describe('Pass back to continue this conversation.'),
-      },
+      inputSchema: ASK_INPUT,
+      outputSchema: ASK_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ question, conversation_id }, extra) => {

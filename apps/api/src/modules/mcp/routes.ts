@@ -114,11 +114,10 @@ const ZJsonRpcError = z.object({
  * limit (every MCP request counts) and conversation log (source `mcp`) — but failing as MCP does.
  */
 async function mcp(fastify: FastifyInstance) {
-  fastify.setErrorHandler((error: FastifyError, request, reply) => {
-    const failure = toOpenAIError(error, request);
-    // A body that is not JSON is JSON-RPC's parse error.
-    return sendMcpError(reply, failure);
-  });
+  // The public API's reading of every failure (status, message, headers), in JSON-RPC's shape.
+  fastify.setErrorHandler((error: FastifyError, request, reply) =>
+    sendMcpError(reply, toOpenAIError(error, request)),
+  );
   fastify.addHook('onRequest', hostGuard(fastify.config.publicUrl));
   const authenticate = apiKeyAuthenticator(fastify);
 
@@ -165,7 +164,8 @@ async function mcp(fastify: FastifyInstance) {
         reply.header(name, value);
       });
       // The transport's own answer (200, 202 for a notification, 4xx for a bad message), passed on as is.
-      return reply.code(response.status as 401).send(body || undefined);
+      // (The route's typed statuses are its error schemas; the transport's are whatever it decided.)
+      return reply.code(response.status as Parameters<typeof reply.code>[0]).send(body || undefined);
     },
   );
 
