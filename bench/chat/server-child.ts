@@ -5,7 +5,7 @@
  * `server-handle.ts`; never run by hand.
  *
  * Clocks (this process's own): a request's arrival (by its `x-bench-id` header), the first body
- * write of that request's response (the first SSE chunk of a streamed completion), and the first
+ * write of that request's response (the first SSE chunk of a streamed completion), its end, and the first
  * delta a server socket (or a widget visitor's event stream) writes for each answer.
  */
 import fs from 'node:fs';
@@ -32,6 +32,7 @@ export type ChildRequest =
 
 const arrival = new Map<string, number>();
 const firstWrite = new Map<string, number>();
+const ended = new Map<string, number>();
 const firstDelta = new Map<string, number>();
 
 const originalSend = WebSocket.prototype.send;
@@ -70,6 +71,12 @@ bench.app.server.prependListener('request', (req: IncomingMessage, res: ServerRe
     if (!firstWrite.has(id)) firstWrite.set(id, performance.now());
     return write.apply(this, args);
   } as typeof write;
+  // A whole JSON answer is one end(), with no write before it: its time is the answer's.
+  const end = res.end;
+  res.end = function timedEnd(this: ServerResponse, ...args: Parameters<typeof end>) {
+    if (!ended.has(id)) ended.set(id, performance.now());
+    return end.apply(this, args);
+  } as typeof end;
 });
 
 const { owner, app } = await seedOnce(bench, options.dataDir, options.label);
@@ -97,6 +104,7 @@ async function handle(request: ChildRequest): Promise<unknown> {
       return {
         arrival: Object.fromEntries(arrival),
         firstWrite: Object.fromEntries(firstWrite),
+        ended: Object.fromEntries(ended),
         firstDelta: Object.fromEntries(firstDelta),
       };
     case 'cpu':

@@ -14,6 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export interface ServerTimings {
   arrival: Record<string, number>;
   firstWrite: Record<string, number>;
+  ended: Record<string, number>;
   firstDelta: Record<string, number>;
 }
 

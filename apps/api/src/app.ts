@@ -24,6 +24,7 @@ import type { PollerSettings } from './modules/integrations/telegram-poller.ts';
 import knowledgePlugin from './modules/knowledge/knowledge-plugin.ts';
 import knowledgeRoutes from './modules/knowledge/routes.ts';
 import knowledgeSearchRoutes from './modules/knowledge-search/routes.ts';
+import mcpRoutes from './modules/mcp/routes.ts';
 import modelProviderRoutes from './modules/model-providers/routes.ts';
 import navigationRoutes from './modules/navigation/routes.ts';
 import notificationsPlugin from './modules/notifications/notifications-plugin.ts';
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(modelProviderRoutes);
   await app.register(apiKeyRoutes);
   await app.register(publicApiRoutes);
+  await app.register(mcpRoutes);
   await app.register(widgetPlugin);
   await app.register(import('./modules/webhooks/webhooks-plugin.ts'));
   await app.register(integrationsPlugin, opts.integrations ?? {});

@@ -19,6 +19,13 @@ const ZOpenAIError = z.object({
     code: z.string().nullable(),
   }),
 });
+/** The MCP server answers errors as JSON-RPC does. */
+const ZJsonRpcError = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.null(),
+  error: z.object({ code: z.number().int(), message: z.string() }),
+});
+const isMcpPath = (path: string) => path === '/api/v1/mcp';
 const isOpenAIPath = (path: string) => path.startsWith('/api/v1/');
 const isVisitorPath = (path: string) => path.startsWith('/api/widget/v1/');
 
@@ -570,7 +577,8 @@ async function send(base: string, request: HostileRequest): Promise<string | und
   } catch {
     return `${res.status} with a body that is not JSON: ${text.slice(0, 100)}`;
   }
-  const shape = isOpenAIPath(request.path.split('?')[0] ?? '') ? ZOpenAIError : ZErrorBody;
+  const path = request.path.split('?')[0] ?? '';
+  const shape = isMcpPath(path) ? ZJsonRpcError : isOpenAIPath(path) ? ZOpenAIError : ZErrorBody;
   const parsed = shape.safeParse(body);
   return parsed.success ? undefined : `${res.status} with an undocumented error body: ${text.slice(0, 200)}`;
 }

@@ -71,8 +71,8 @@ export const ZMessage = z.object({
 });
 export type TMessage = z.infer<typeof ZMessage>;
 
-/** Where a conversation came from: the owner's web app, the public API, the website widget, Slack, Telegram. */
-export const CHATROOM_SOURCES = ['web', 'api', 'widget', 'slack', 'telegram'] as const;
+/** Where a conversation came from: the owner's web app, the public API, the website widget, Slack, Telegram, an MCP client. */
+export const CHATROOM_SOURCES = ['web', 'api', 'widget', 'slack', 'telegram', 'mcp'] as const;
 export const ZChatroomSource = z.enum(CHATROOM_SOURCES);
 export type TChatroomSource = z.infer<typeof ZChatroomSource>;
 

@@ -8,6 +8,7 @@ export * from './schema/knowledge.ts';
 export * from './schema/models.ts';
 export * from './schema/notifications.ts';
 export * from './schema/realtime.ts';
+export * from './schema/responses.ts';
 export * from './schema/retrieval.ts';
 export * from './schema/sign-in.ts';
 export * from './schema/webhooks.ts';

@@ -193,6 +193,7 @@ const SOURCE_LABELS: Record<Exclude<TChatroomSource, 'web'>, string> = {
   widget: 'Widget',
   slack: 'Slack',
   telegram: 'Telegram',
+  mcp: 'MCP',
 };
 
 /** Where a conversation came from, for the ones not started in this web app; the words are the label. */

@@ -10,6 +10,7 @@ import { ApiKeyRow } from '../features/api-keys/api-key-row';
 import { apiKeysAction, loadApiKeys, publicApiBaseUrl } from '../features/api-keys/api-keys.server';
 import { ApiUsage } from '../features/api-keys/api-usage';
 import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
+import { McpUsage } from '../features/api-keys/mcp-usage';
 import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widget.server';
 import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
@@ -116,6 +117,18 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
             </p>
           </div>
           <ApiUsage baseUrl={baseUrl} model={params.appId} />
+        </section>
+        <section aria-labelledby="mcp-title" className="grid gap-4">
+          <div className="grid gap-1">
+            <h2 id="mcp-title" className="font-semibold text-lg">
+              Use from AI tools (MCP)
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              Claude Desktop, Cursor, VS Code and any MCP client can search this application’s knowledge and
+              ask it questions, with the same keys.
+            </p>
+          </div>
+          <McpUsage url={`${baseUrl}/mcp`} name={selected?.name ?? 'Cairn'} />
         </section>
         <Separator />
         <section aria-labelledby="widget-title" className="grid gap-4">

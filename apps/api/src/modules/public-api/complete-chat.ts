@@ -1,71 +1,30 @@
-import { randomUUID } from 'node:crypto';
-import type { TMessage, TSource } from '@cairn/contracts/chat';
+import type { TMessage } from '@cairn/contracts/chat';
 import type {
   TChatCompletion,
   TChatCompletionChunk,
   TChatCompletionRequest,
   TCompletionUsage,
 } from '@cairn/contracts/public-api';
-import { chatrooms } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { postMessage } from '../chatrooms/post-message.ts';
-import { type AnswerFollower, type AnswerStep, FollowerClosedError, followAnswer } from './follow-answer.ts';
-import { modelNotFound, OpenAIError } from './openai-error.ts';
+import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
+import { modelNotFound } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
-
-/** Provider failures a later attempt may get past; the others (a bad key, a missing model) will not. */
-const RETRYABLE = new Set(['rate_limited', 'timeout', 'unreachable', 'retrieval', 'interrupted']);
-
-function failureOf(message: TMessage): OpenAIError {
-  const kind =
-    typeof message.metadata.error_kind === 'string' ? message.metadata.error_kind : 'provider_error';
-  const detail = typeof message.metadata.error === 'string' ? message.metadata.error : 'The answer failed.';
-  const retry = RETRYABLE.has(kind);
-  return new OpenAIError(
-    retry ? 503 : 502,
-    `The application could not answer: ${detail}`,
-    'api_error',
-    kind,
-    null,
-    retry,
-  );
-}
+import {
+  channelConversation,
+  failureOf,
+  finalMessage,
+  sourcesOf,
+  startAnswer,
+  tokensOf,
+} from './start-answer.ts';
 
 function usageOf(message: TMessage): TCompletionUsage {
-  const usage = (message.metadata.usage ?? {}) as { input_tokens?: number; output_tokens?: number };
-  const prompt = usage.input_tokens ?? 0;
-  const completion = usage.output_tokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const { input, output } = tokensOf(message);
+  return { prompt_tokens: input, completion_tokens: output, total_tokens: input + output };
 }
 
-/**
- * A person took the conversation over: the assistant does not answer in it, so there is no answer to
- * wait for. A 409 the client should not retry, whether or not the question got stored first.
- */
-const handledByHuman = (stored: boolean) =>
-  new OpenAIError(
-    409,
-    'A person handles this conversation (its owner took it over), so the application does not answer in it. ' +
-      (stored
-        ? 'Your question was stored for them.'
-        : 'Your question was not stored; start a new conversation by leaving out `conversation_id`.'),
-    'invalid_request_error',
-    'conversation_handled_by_human',
-    'conversation_id',
-  );
-
-const sourcesOf = (message: TMessage) => (message.metadata.sources ?? []) as TSource[];
 const finishReasonOf = (message: TMessage) =>
   message.metadata.finish_reason === 'length' ? 'length' : 'stop';
-
-/** Reads the follower to the end: the final message (its text is the whole answer). */
-async function finalMessage(follower: AnswerFollower): Promise<TMessage> {
-  for (;;) {
-    const step = await follower.next();
-    if (step.kind === 'done') return step.message;
-  }
-}
 
 /**
  * `POST /api/v1/chat/completions`: the question is stored as a conversation of the application
@@ -78,45 +37,17 @@ export async function completeChat(
   reply: FastifyReply,
   body: TChatCompletionRequest,
 ) {
-  const { key, application } = request.apiKey;
+  const { application } = request.apiKey;
   if (body.model !== application.uuid) throw modelNotFound(body.model);
   const conversation = requestConversation(body.messages);
-  let chatroom: typeof chatrooms.$inferSelect | undefined;
-  if (body.conversation_id) {
-    [chatroom] = await app.db
-      .select()
-      .from(chatrooms)
-      .where(
-        and(
-          eq(chatrooms.uuid, body.conversation_id),
-          eq(chatrooms.applicationId, application.id),
-          eq(chatrooms.source, 'api'),
-        ),
-      );
-    if (!chatroom) {
-      throw new OpenAIError(
-        404,
-        `No conversation \`${body.conversation_id}\` of this application was started through the API (it may have been deleted).`,
-        'invalid_request_error',
-        'conversation_not_found',
-        'conversation_id',
-      );
-    }
-    // Refused before anything is stored: the client learns it must not wait for an answer.
-    if (chatroom.handledBy === 'human') throw handledByHuman(false);
-  }
-
-  const answerUuid = randomUUID();
-  const follower = followAnswer(app, application.ownerId, answerUuid);
+  const chatroom = body.conversation_id
+    ? await channelConversation(app, request.apiKey, 'api', body.conversation_id)
+    : undefined;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
-  const posted = await postMessage(app, {
-    application,
-    chatroom,
+  const { posted, answerUuid, follower } = await startAnswer(app, request.apiKey, {
     source: 'api',
-    senderIdentifier: `api_${key.uuid}`,
-    message: conversation.question,
-    metadata: { source: 'api', api_key: { uuid: key.uuid, name: key.name } },
-    sendToUser: false,
+    chatroom,
+    question: conversation.question,
     answerRequest: {
       ...(conversation.instructions && { instructions: conversation.instructions }),
       ...(typeof body.temperature === 'number' && { temperature: body.temperature }),
@@ -124,18 +55,9 @@ export async function completeChat(
       // A stored conversation is its own history; a new one has only what the request brought.
       ...(!chatroom && { history: conversation.history }),
     },
-    answerUuid,
-  }).catch((error: unknown) => {
-    follower.close();
-    throw error;
   });
   // A client that goes away stops listening; the answer is still finished and stored for the owner.
   // (The response's `close`: the request's fires as soon as its body is read.)
-  // Taken over between the check above and the store: the question is kept, but nobody will answer.
-  if (!posted.answer) {
-    follower.close();
-    throw handledByHuman(true);
-  }
   reply.raw.once('close', () => follower.close());
 
   const head = {

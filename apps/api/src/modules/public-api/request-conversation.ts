@@ -21,7 +21,7 @@ const isRole = (role: string): role is (typeof CHAT_ROLES)[number] =>
   (CHAT_ROLES as readonly string[]).includes(role);
 
 /** A message's text: a string, or its text parts joined; control characters removed (free text). */
-function textOf(message: TChatMessageIn, at: number): string {
+function textOf(message: TChatMessageIn, at: number, field: string): string {
   const { content } = message;
   if (content === null || content === undefined) return '';
   if (typeof content === 'string') return stripControlCharacters(content);
@@ -29,8 +29,8 @@ function textOf(message: TChatMessageIn, at: number): string {
     .map((part, j) => {
       if (part.type !== 'text' || typeof part.text !== 'string') {
         throw invalidRequest(
-          `Only text content is supported; messages[${at}].content[${j}] has type '${String(part.type).slice(0, 40)}'.`,
-          `messages[${at}].content[${j}].type`,
+          `Only text content is supported; ${field}[${at}].content[${j}] has type '${String(part.type).slice(0, 40)}'.`,
+          `${field}[${at}].content[${j}].type`,
         );
       }
       return stripControlCharacters(part.text);
@@ -39,21 +39,22 @@ function textOf(message: TChatMessageIn, at: number): string {
 }
 
 /**
- * Reads a Chat Completions `messages` list as Cairn answers it: the last message is the question
- * and must be the user's; `user`/`assistant` messages before it are the history; `system` and
- * `developer` messages add to the application's instructions (they never replace them).
+ * Reads a Chat Completions `messages` list (or the Responses API's `input` items, `field`) as Cairn
+ * answers it: the last message is the question and must be the user's; `user`/`assistant` messages
+ * before it are the history; `system` and `developer` messages add to the application's
+ * instructions (they never replace them).
  */
-export function requestConversation(messages: TChatMessageIn[]): RequestConversation {
+export function requestConversation(messages: TChatMessageIn[], field = 'messages'): RequestConversation {
   const turns: ChatTurn[] = [];
   const instructions: string[] = [];
   messages.forEach((message, at) => {
     if (!isRole(message.role)) {
       throw invalidRequest(
         `Invalid value: '${message.role.slice(0, 40)}'. Supported roles are 'system', 'developer', 'user' and 'assistant'.`,
-        `messages[${at}].role`,
+        `${field}[${at}].role`,
       );
     }
-    const text = textOf(message, at);
+    const text = textOf(message, at, field);
     if (message.role === 'system' || message.role === 'developer') {
       if (text.trim()) instructions.push(text.trim());
     } else {
@@ -64,16 +65,16 @@ export function requestConversation(messages: TChatMessageIn[]): RequestConversa
   if (messages[last]!.role !== 'user') {
     throw invalidRequest(
       'The last message must have the role `user`: it is the question the application answers.',
-      `messages[${last}].role`,
+      `${field}[${last}].role`,
     );
   }
   const question = turns.pop()!.content.trim();
   if (!question)
-    throw invalidRequest('The question (the last user message) is empty.', `messages[${last}].content`);
+    throw invalidRequest('The question (the last user message) is empty.', `${field}[${last}].content`);
   if (question.length > MESSAGE_MAX) {
     throw invalidRequest(
       `The question (the last user message) has ${question.length.toLocaleString('en')} characters; at most ${MESSAGE_MAX.toLocaleString('en')} are allowed.`,
-      `messages[${last}].content`,
+      `${field}[${last}].content`,
       'string_above_max_length',
     );
   }
@@ -81,7 +82,7 @@ export function requestConversation(messages: TChatMessageIn[]): RequestConversa
   if (joined.length > REQUEST_INSTRUCTIONS_MAX) {
     throw invalidRequest(
       `The system messages have ${joined.length.toLocaleString('en')} characters; at most ${REQUEST_INSTRUCTIONS_MAX.toLocaleString('en')} are allowed.`,
-      'messages',
+      field,
       'string_above_max_length',
     );
   }

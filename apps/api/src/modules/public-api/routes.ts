@@ -7,12 +7,14 @@ import {
   ZPublicModel,
   ZPublicModelList,
 } from '@cairn/contracts/public-api';
+import { ZResponse, ZResponseRequest, ZResponseStreamEvent } from '@cairn/contracts/responses';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { apiKeyAuthenticator } from './authenticate-api-key.ts';
 import { completeChat } from './complete-chat.ts';
+import { createResponse, getStoredResponse } from './create-response.ts';
 import { modelNotFound, OpenAIError, sendOpenAIError, toOpenAIError } from './openai-error.ts';
 
 const errors = {
@@ -114,11 +116,68 @@ async function publicApi(fastify: FastifyInstance) {
     (request, reply) => completeChat(app, request, reply, request.body),
   );
 
+  app.post(
+    '/responses',
+    {
+      schema: {
+        ...base,
+        description:
+          "OpenAI's Responses API: `model` is the application's uuid; `input` is the question (a string) or a list " +
+          "of message items (the last one the user's question, earlier ones the history; `system`/`developer` " +
+          "items and `instructions` add to the application's instructions). The answer comes from the " +
+          "application's knowledge, exactly as in the chat: one `message` output item whose `output_text` cites " +
+          "passages as `[n]`, each citation a `file_citation` annotation (`file_id` = the knowledge item's uuid, " +
+          '`filename` its title, `index` where the citation stands); `output_text` and honest `usage` (the ' +
+          "provider's tokens, or cl100k_base counts for the built-in models). `temperature` and " +
+          '`max_output_tokens` are honoured (cut short: `status: incomplete`). With `stream: true`: ' +
+          '`text/event-stream` of `response.created`, `response.in_progress`, `response.output_item.added`, ' +
+          '`response.content_part.added`, `response.output_text.delta`…, `response.output_text.annotation.added`…, ' +
+          '`response.output_text.done`, `response.content_part.done`, `response.output_item.done`, then ' +
+          '`response.completed` (or `response.incomplete`, or `response.failed` when the answer fails after its ' +
+          'first text), each with a `sequence_number`. Every call is a conversation of the application (source ' +
+          '`api`, also in `conversation_id` and the `x-cairn-conversation-id` header). Unless `store: false`, the ' +
+          'response is kept: `GET /responses/{id}` reads it and `previous_response_id` continues its conversation ' +
+          '(its stored turns are the history). `tools`, `reasoning` and `background` are refused with a 400 naming ' +
+          'the parameter; a provider failure before any text is a 502 or 503 as for Chat Completions.',
+        body: ZResponseRequest,
+        response: {
+          200: {
+            description:
+              'The response, or with `stream: true` server-sent events (`event:` = the event `type`).',
+            content: {
+              'application/json': { schema: ZResponse },
+              'text/event-stream': { schema: ZResponseStreamEvent },
+            },
+          },
+          ...errors,
+          409: ZOpenAIErrorBody,
+          502: ZOpenAIErrorBody,
+          503: ZOpenAIErrorBody,
+        },
+      },
+    },
+    (request, reply) => createResponse(app, request, reply, request.body),
+  );
+
+  app.get(
+    '/responses/:response_id',
+    {
+      schema: {
+        ...base,
+        description:
+          'A stored response of this application (created without `store: false`), as it was returned.',
+        params: z.object({ response_id: z.string().max(200) }),
+        response: { 200: ZResponse, ...errors },
+      },
+    },
+    (request) => getStoredResponse(app, request.apiKey, request.params.response_id),
+  );
+
   // Anything else under /api/v1 is answered in OpenAI's shape too.
   app.all('/*', { schema: { hide: true } }, (request) => {
     throw new OpenAIError(
       404,
-      `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. Supported: GET /models, POST /chat/completions.`,
+      `Unknown request URL: ${request.method} ${request.url.split('?')[0]}. Supported: GET /models, POST /chat/completions, POST /responses, GET /responses/{id}, POST /mcp.`,
       'invalid_request_error',
       'unknown_url',
     );

@@ -23,12 +23,12 @@ const FOLLOW_HOW: Record<Snippet['id'], React.ReactNode> = {
   ),
 };
 
-function Code({ children }: { children: React.ReactNode }) {
+export function Code({ children }: { children: React.ReactNode }) {
   return <code className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em]">{children}</code>;
 }
 
 /** A labelled, copyable block of code that scrolls sideways instead of widening the page. */
-function CodeBlock({ title, code, copyLabel }: { title: string; code: string; copyLabel: string }) {
+export function CodeBlock({ title, code, copyLabel }: { title: string; code: string; copyLabel: string }) {
   return (
     <figure className="min-w-0 overflow-hidden rounded-lg border">
       <div className="flex items-center justify-between gap-2 border-b bg-muted/50 py-1.5 pr-1.5 pl-3">
@@ -45,7 +45,15 @@ function CodeBlock({ title, code, copyLabel }: { title: string; code: string; co
   );
 }
 
-function CopyableValue({ label, value, description }: { label: string; value: string; description: string }) {
+export function CopyableValue({
+  label,
+  value,
+  description,
+}: {
+  label: string;
+  value: string;
+  description: string;
+}) {
   return (
     <div className="grid gap-1.5">
       <dt className="font-medium text-sm">{label}</dt>
