@@ -164,6 +164,24 @@ describe('labels that are true', () => {
     ]);
   });
 
+  it('a PDF heading set over two lines is one heading; a drop cap is not a heading', async () => {
+    const data = makePdf({
+      pages: [
+        [
+          { text: 'Opening hours on public', size: 20 },
+          { text: 'holidays and in winter', size: 20 },
+          { text: 'W', size: 30, gapBefore: 8 },
+          { text: 'e open at ten on holidays, and close at four in the afternoon' },
+          { text: 'from November to February, when the days are short.' },
+        ],
+      ],
+    });
+    const { document } = await parseDocument({ data, filename: 'hours.pdf' });
+    expect(chunkDocument(document).map((c) => c.heading)).toEqual([
+      'Opening hours on public holidays and in winter',
+    ]);
+  });
+
   it('a PDF without headings gives passages without a section, never a line of body text', async () => {
     const data = makePdf({ pages: [[{ text: 'Shop notes' }, ...BODY]] });
     const { document } = await parseDocument({ data, filename: 'notes.pdf' });

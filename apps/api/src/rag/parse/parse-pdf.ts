@@ -6,16 +6,16 @@ import { ParseError } from './parse-error.ts';
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 /** One line of a page's text layer, top to bottom. */
-export interface PdfTextLine {
+interface PdfTextLine {
   text: string;
-  /** Font size in points (the largest on the line). */
+  /** Font size in points (of the line's longest run of text). */
   size: number;
   /** Baseline, in points from the bottom of the page. */
   y: number;
 }
 
 /** An entry of the PDF's outline (bookmarks): its title and depth (1 = top level). */
-export interface PdfOutlineEntry {
+interface PdfOutlineEntry {
   title: string;
   level: number;
 }
@@ -81,6 +81,7 @@ type TextContentItem = Awaited<
 function linesOf(items: TextContentItem[]): PdfTextLine[] {
   const lines: PdfTextLine[] = [];
   let line: PdfTextLine | undefined;
+  let longest = 0;
   for (const item of items) {
     if (!('str' in item)) continue;
     const size = Math.hypot(item.transform[2] ?? 0, item.transform[3] ?? 0) || item.height;
@@ -91,10 +92,16 @@ function linesOf(items: TextContentItem[]): PdfTextLine[] {
       line = undefined;
     }
     if (item.str !== '') {
-      if (!line) line = { text: item.str, size, y };
-      else {
+      if (!line) {
+        line = { text: item.str, size, y };
+        longest = item.str.length;
+      } else {
         line.text += item.str;
-        line.size = Math.max(line.size, size);
+        // The line's size is that of its longest run: a drop cap does not make it a heading.
+        if (item.str.length > longest) {
+          line.size = size;
+          longest = item.str.length;
+        }
       }
     }
     if (item.hasEOL && line) {
@@ -151,7 +158,7 @@ const LIST_ITEM = /^\s*(?:[•◦▪‣∙·*-]|\d{1,3}[.)]|[a-z][.)])\s/u;
  * separated by a blank line, and body text that would read as markdown structure (`# …`, a code
  * fence) escaped so the chunker does not take it for a heading.
  */
-export function pdfMarkdown(pages: PdfTextLine[][], outline: Map<number, PdfOutlineEntry[]>): string[] {
+function pdfMarkdown(pages: PdfTextLine[][], outline: Map<number, PdfOutlineEntry[]>): string[] {
   const bodySize = dominantSize(pages);
   const largerSizes = [
     ...new Set(
@@ -161,12 +168,12 @@ export function pdfMarkdown(pages: PdfTextLine[][], outline: Map<number, PdfOutl
         .map((line) => roundSize(line.size)),
     ),
   ].sort((a, b) => b - a);
-  const levelOf = (line: PdfTextLine, page: number): number | undefined => {
+  const headingOf = (line: PdfTextLine, page: number): { level: number; outlined: boolean } | undefined => {
     const key = comparable(line.text);
     const entry = key ? outline.get(page)?.find((e) => comparable(e.title) === key) : undefined;
-    if (entry) return Math.min(entry.level, 6);
+    if (entry) return { level: Math.min(entry.level, 6), outlined: true };
     if (!isLargeHeading(line, bodySize)) return undefined;
-    return Math.min(largerSizes.indexOf(roundSize(line.size)) + 1, 6);
+    return { level: Math.min(largerSizes.indexOf(roundSize(line.size)) + 1, 6), outlined: false };
   };
 
   return pages.map((lines, index) => {
@@ -179,14 +186,14 @@ export function pdfMarkdown(pages: PdfTextLine[][], outline: Map<number, PdfOutl
     };
     for (const line of lines) {
       const text = line.text.replace(/\s+/g, ' ').trim();
-      const level = levelOf(line, index + 1);
-      if (level !== undefined) {
-        // A heading set over two lines continues the one above it.
-        if (previous?.level === level && !newParagraph(previous.line, line)) {
+      const heading = headingOf(line, index + 1);
+      if (heading) {
+        // A heading set over two lines continues the one above it (an outline entry is its own).
+        if (!heading.outlined && previous?.level === heading.level && !newParagraph(previous.line, line)) {
           out[out.length - 2] = `${out.at(-2)} ${text}`;
         } else {
           endParagraph();
-          out.push(`${'#'.repeat(level)} ${text}`, '');
+          out.push(`${'#'.repeat(heading.level)} ${text}`, '');
         }
       } else if (
         !paragraph ||
@@ -200,7 +207,7 @@ export function pdfMarkdown(pages: PdfTextLine[][], outline: Map<number, PdfOutl
       } else {
         paragraph = joinLines(paragraph, text);
       }
-      previous = { line, level };
+      previous = { line, level: heading?.level };
     }
     endParagraph();
     return out.join('\n');
@@ -231,7 +238,8 @@ function isLargeHeading(line: PdfTextLine, bodySize: number): boolean {
     bodySize > 0 &&
     line.size >= bodySize * HEADING_SIZE_RATIO &&
     text.length <= MAX_HEADING_CHARS &&
-    /\p{L}/u.test(text)
+    // Two letters at least: a drop cap or a large numeral is not a heading.
+    /\p{L}.*\p{L}/u.test(text)
   );
 }
 
