@@ -1,23 +1,19 @@
 /**
- * SciFact retrieval quality through the indexing and retrieval functions directly (no HTTP):
- * the quick loop for tuning. `run.ts` measures the same end to end through the API.
+ * Retrieval quality through the indexing and retrieval functions directly (no HTTP): the quick
+ * loop for tuning. `run.ts` measures the same end to end through the API.
  *
- *   npx tsx bench/retrieval-quality/direct.ts [--database-url postgres://…]
+ *   npx tsx bench/retrieval-quality/direct.ts [--corpus scifact|squad] [--database-url postgres://…]
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { openDatabase } from '@cairn/db/client';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { retrieve } from '../../apps/api/src/rag/retrieve.ts';
-import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
+import { argValue } from '../lib.ts';
+import { loadCorpus, percentile, scoreRanking } from './scifact.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dataset = path.resolve(here, '../../../shared/datasets/scifact');
-const urlFlag = process.argv.indexOf('--database-url');
-const databaseUrl = urlFlag > 0 ? process.argv[urlFlag + 1] : undefined;
-
-const data = loadSciFact(dataset);
+const databaseUrl = argValue('--database-url');
+const corpus = await loadCorpus(argValue('--corpus'));
+const { data } = corpus;
 const database = await openDatabase({ databaseUrl });
 await database.migrate();
 const [user] = (
@@ -28,8 +24,8 @@ const [user] = (
 ).rows;
 const [app] = (
   await database.query<{ id: number }>(
-    `INSERT INTO applications (owner_id, name) VALUES ($1, 'SciFact') RETURNING id`,
-    [user!.id],
+    `INSERT INTO applications (owner_id, name) VALUES ($1, $2) RETURNING id`,
+    [user!.id, corpus.name],
   )
 ).rows;
 const applicationId = app!.id;
@@ -64,6 +60,7 @@ const ingestCpuSeconds = (cpu.user + cpu.system) / 1e6;
 
 let ndcg = 0;
 let recall = 0;
+let rr = 0;
 const latencies: number[] = [];
 for (const query of data.queries) {
   const t = performance.now();
@@ -79,16 +76,19 @@ for (const query of data.queries) {
   const s = scoreRanking(ranked, data.qrels.get(query.id)!, 10);
   ndcg += s.ndcg;
   recall += s.recall;
+  rr += s.rr;
 }
 latencies.sort((a, b) => a - b);
 console.log(`engine: ${database.kind}`);
+console.log(`corpus: ${corpus.name}`);
 console.log(
-  `abstracts: ${data.corpus.length}, chunks: ${chunks}, ingest: ${ingestSeconds.toFixed(1)} s (in-process), CPU time ${ingestCpuSeconds.toFixed(1)} s`,
+  `${corpus.document}: ${data.corpus.length}, chunks: ${chunks}, ingest: ${ingestSeconds.toFixed(1)} s (in-process), CPU time ${ingestCpuSeconds.toFixed(1)} s`,
 );
 console.log(`languages: ${JSON.stringify(Object.fromEntries(languages))}`);
-console.log(`claims: ${data.queries.length}`);
+console.log(`${corpus.query}: ${data.queries.length}`);
 console.log(`nDCG@10: ${(ndcg / data.queries.length).toFixed(4)}`);
 console.log(`Recall@10: ${(recall / data.queries.length).toFixed(4)}`);
+console.log(`MRR@10: ${(rr / data.queries.length).toFixed(4)}`);
 console.log(
   `query latency ms: p50 ${percentile(latencies, 50).toFixed(1)}, p95 ${percentile(latencies, 95).toFixed(1)}`,
 );

@@ -1,35 +1,32 @@
 /**
- * SciFact retrieval quality end to end, through the API of a real server process: every abstract
- * becomes a text item (titled with its title) of one application, every training claim is asked
- * through the knowledge search endpoint, and the ranked items are scored (nDCG@10, Recall@10).
- * Also times the ingestion of all abstracts (from the first upload until every item is ready).
+ * Retrieval quality end to end, through the API of a real server process: every document (a
+ * SciFact abstract, or with `--corpus squad` a SQuAD paragraph) becomes a text item (titled with
+ * its title) of one application, every query (training claim, question) is asked through the
+ * knowledge search endpoint, and the ranked items are scored (nDCG@10, Recall@10, MRR@10).
+ * Also times the ingestion of all documents (from the first upload until every item is ready).
  *
- *   npm run bench:retrieval-quality                       # embedded PGlite (the default start)
+ *   npm run bench:retrieval-quality                       # SciFact on embedded PGlite (the default start)
+ *   npm run bench:retrieval-quality -- --corpus squad
  *   npm run bench:retrieval-quality -- --database-url postgres://postgres@127.0.0.1:5432/postgres
  *       (a throwaway database is created next to the given one and dropped afterwards)
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge';
 import { watchItems } from '../knowledge-ingest/watch-items.ts';
 import { argValue } from '../lib.ts';
 import { startServerProcess } from '../server-process.ts';
-import { loadSciFact, percentile, scoreRanking } from './scifact.ts';
+import { loadCorpus, percentile, scoreRanking } from './scifact.ts';
 
-const dataset = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/datasets/scifact',
-);
 const BATCH = KNOWLEDGE_LIMITS.itemsPerRequest;
 const UPLOADS_IN_FLIGHT = 2;
 
-const data = loadSciFact(dataset);
+const corpus = await loadCorpus(argValue('--corpus'));
+const { data } = corpus;
 const server = await startServerProcess('rq', Number(process.env.BENCH_PORT ?? 3300));
 const { call } = server;
 try {
   const token = await server.signUp();
   const form = new FormData();
-  form.append('name', 'SciFact');
+  form.append('name', corpus.name);
   const app = await call<{ uuid: string }>('POST', '/api/applications/', token, form);
 
   const watcher = await watchItems(server.base, token);
@@ -84,6 +81,7 @@ try {
 
   let ndcg = 0;
   let recall = 0;
+  let rr = 0;
   const latencies: number[] = [];
   for (const query of data.queries) {
     const t = performance.now();
@@ -99,12 +97,14 @@ try {
     const s = scoreRanking(ranked, data.qrels.get(query.id)!, 10);
     ndcg += s.ndcg;
     recall += s.recall;
+    rr += s.rr;
   }
   latencies.sort((a, b) => a - b);
   console.log(
     `engine: ${argValue('--database-url') ? 'postgresql' : 'pglite'} (through the API on ${server.base})`,
   );
-  console.log(`abstracts: ${data.corpus.length} (${failed} failed), chunks: ${chunks}`);
+  console.log(`corpus: ${corpus.name}`);
+  console.log(`${corpus.document}: ${data.corpus.length} (${failed} failed), chunks: ${chunks}`);
   postSeconds.sort((a, b) => a - b);
   console.log(
     `POST of ${BATCH} texts accepted in p50 ${percentile(postSeconds, 50).toFixed(3)} s, max ${postSeconds.at(-1)!.toFixed(3)} s (target ≤ 0.3 s)`,
@@ -114,11 +114,12 @@ try {
   );
   // Less sensitive to other work on the machine than the wall-clock figures above.
   console.log(
-    `server CPU time until all were ready: ${ingestCpuSeconds.toFixed(1)} s (${((1000 * ingestCpuSeconds) / data.corpus.length).toFixed(2)} ms per abstract)`,
+    `server CPU time until all were ready: ${ingestCpuSeconds.toFixed(1)} s (${((1000 * ingestCpuSeconds) / data.corpus.length).toFixed(2)} ms per document)`,
   );
-  console.log(`claims: ${data.queries.length}`);
+  console.log(`${corpus.query}: ${data.queries.length}`);
   console.log(`nDCG@10: ${(ndcg / data.queries.length).toFixed(4)}`);
   console.log(`Recall@10: ${(recall / data.queries.length).toFixed(4)}`);
+  console.log(`MRR@10: ${(rr / data.queries.length).toFixed(4)}`);
   console.log(
     `search over HTTP, top_k 50: p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
   );

@@ -72,6 +72,23 @@ describe('retrieve (built-in: BM25)', () => {
     expect(results.map((r) => r.item_title).sort()).toEqual(['Glaciers', 'Tides', 'Volcanoes']);
   });
 
+  it('scores a hyphenated compound of the question by its parts, and keeps a signed number', async () => {
+    const { applicationId } = await insertApplication(database);
+    await indexCorpus(applicationId, {
+      Mail: 'Send the e-mail to the harbour office before noon.',
+      Post: 'Letters and parcels go to the office by post.',
+      Cytokines: 'IL-6 rises after the infection.',
+      Counts: 'IL 6.',
+    });
+    // "e-mail" is also the parser's words "e" and "mail": counted once, not twice.
+    const compound = await lexicalSearch(database, applicationId, 'e-mail office', 10);
+    expect(compound).toEqual(await lexicalSearch(database, applicationId, 'e mail office', 10));
+    expect(compound[0]!.score).toBeGreaterThan(compound[1]!.score);
+    // "IL-6" is read as "il" and the signed number "-6", which stays: the shorter "IL 6" loses.
+    const signed = await retrieve(database, app(applicationId), 'IL-6', 2);
+    expect(signed.map((r) => r.item_title)).toEqual(['Cytokines', 'Counts']);
+  });
+
   it('skips very common words in a large application, unless every word is common', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, CORPUS);

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
+import { makePdf } from '../../testing/make-pdf.ts';
+import { chunkDocument } from '../chunk.ts';
 import { parseDocument } from './parse-document.ts';
 import { ParseError } from './parse-error.ts';
 
@@ -105,6 +108,108 @@ describe('parsers on real files', () => {
     const result = await parseDocument({ data: Buffer.from(text), filename: 'text.md' });
     expect(result.kind).toBe('markdown');
     expect(result.document.sections[0]!.text).toBe(text);
+  });
+});
+
+/** sample.docx (Heading 1 "Granite Lantern Handbook") with its dc:title replaced, or removed (null). */
+async function docxWithTitle(title: string | null): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(fixture('sample.docx'));
+  const core = await zip.file('docProps/core.xml')!.async('string');
+  const element = title === null ? '' : `<dc:title>${title}</dc:title>`;
+  zip.file('docProps/core.xml', core.replace(/<dc:title>[^<]*<\/dc:title>/, element));
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+describe('labels that are true', () => {
+  const BODY = [
+    { text: 'The shop opens at nine on weekdays', gapBefore: 4 },
+    { text: 'and at ten on Sundays; it closes at six.' },
+    // A line of body text that looks like a markdown heading (a config file quoted in a manual).
+    { text: '# update-mime-database command. DO NOT EDIT!', gapBefore: 8 },
+    { text: 'Deliveries come to the well-' },
+    { text: 'known back door.' },
+  ];
+
+  it('a PDF passage is labelled with the real headings above it: larger type, the outline', async () => {
+    const data = makePdf({
+      pages: [
+        [
+          { text: 'Opening hours', size: 20 },
+          ...BODY.slice(0, 2),
+          { text: 'Parking', size: 15, gapBefore: 8 },
+        ],
+        [
+          { text: 'Spaces are behind the bakery.' },
+          // Body-sized, but an entry of the outline: a heading too.
+          { text: 'Deliveries', gapBefore: 8 },
+          ...BODY.slice(2),
+        ],
+      ],
+      outline: [
+        { title: 'Opening hours', page: 1 },
+        { title: 'Deliveries', page: 2 },
+      ],
+    });
+    const { document } = await parseDocument({ data, filename: 'shop.pdf' });
+    const labels = chunkDocument(document).map((c) => [c.page, c.heading, c.content.split('\n').at(-1)]);
+    expect(labels).toEqual([
+      [1, 'Opening hours', 'The shop opens at nine on weekdays and at ten on Sundays; it closes at six.'],
+      [1, 'Opening hours › Parking', '## Parking'],
+      [2, 'Opening hours › Parking', 'Spaces are behind the bakery.'],
+      [
+        2,
+        'Deliveries',
+        '\\# update-mime-database command. DO NOT EDIT! Deliveries come to the well-known back door.',
+      ],
+    ]);
+  });
+
+  it('a PDF heading set over two lines is one heading; a drop cap is not a heading', async () => {
+    const data = makePdf({
+      pages: [
+        [
+          { text: 'Opening hours on public', size: 20 },
+          { text: 'holidays and in winter', size: 20 },
+          { text: 'W', size: 30, gapBefore: 8 },
+          { text: 'e open at ten on holidays, and close at four in the afternoon' },
+          { text: 'from November to February, when the days are short.' },
+        ],
+      ],
+    });
+    const { document } = await parseDocument({ data, filename: 'hours.pdf' });
+    expect(chunkDocument(document).map((c) => c.heading)).toEqual([
+      'Opening hours on public holidays and in winter',
+    ]);
+  });
+
+  it('a PDF without headings gives passages without a section, never a line of body text', async () => {
+    const data = makePdf({ pages: [[{ text: 'Shop notes' }, ...BODY]] });
+    const { document } = await parseDocument({ data, filename: 'notes.pdf' });
+    const chunks = chunkDocument(document);
+    expect(chunks.map((c) => c.heading)).toEqual([null]);
+    // Lines of a paragraph are joined; paragraphs stay apart.
+    expect(document.sections[0]!.text).toBe(
+      [
+        'Shop notes',
+        'The shop opens at nine on weekdays and at ten on Sundays; it closes at six.',
+        '\\# update-mime-database command. DO NOT EDIT! Deliveries come to the well-known back door.',
+      ].join('\n\n'),
+    );
+    expect(document.title).toBe('notes');
+  });
+
+  it('a .docx is titled by its title property, else by its file name, never by its first heading', async () => {
+    const titled = await parseDocument({
+      data: await docxWithTitle('Harbour &amp; lantern guide'),
+      filename: 'lantern.docx',
+    });
+    expect(titled.document.title).toBe('Harbour & lantern guide');
+    const untitled = await parseDocument({ data: await docxWithTitle(null), filename: 'lantern-care.docx' });
+    expect(untitled.document.title).toBe('lantern-care');
+    const blank = await parseDocument({ data: await docxWithTitle('  '), filename: 'lantern-care.docx' });
+    expect(blank.document.title).toBe('lantern-care');
+    // The heading is still the first section's label.
+    expect(chunkDocument(untitled.document)[0]!.heading).toBe('Granite Lantern Handbook');
   });
 });
 
