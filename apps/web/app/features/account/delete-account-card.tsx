@@ -41,7 +41,7 @@ export function DeleteAccountCard({ applications }: { applications: number }) {
       <CardFooter className="justify-end">
         <Dialog open={open} onOpenChange={setOpen}>
           <DialogTrigger asChild>
-            <Button variant="destructive">
+            <Button variant="outline" className="text-destructive hover:text-destructive">
               <Trash2Icon aria-hidden="true" />
               Delete account…
             </Button>
