@@ -198,13 +198,13 @@ describe('OpenAI-compatible provider (local wire-format server)', () => {
       /did not answer/,
       'timeout',
     ],
-    // The SDK words a refused connection as "Cannot connect to API"; either wording names the cause.
+    // A closed port is told like every other way of not reaching a provider (decision 056).
     [
       'an unreachable provider',
       () => {},
       { baseUrl: 'http://127.0.0.1:9/v1' },
-      /Cannot (reach|connect)/,
-      'unreachable|provider_error',
+      /^Could not reach the model provider ".*" at http:\/\/127\.0\.0\.1:9\/v1\. Check that it is running/,
+      'unreachable',
     ],
   ];
   for (const [name, arrange, model, error, kind] of failures) {

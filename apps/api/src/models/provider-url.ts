@@ -207,7 +207,11 @@ export async function checkProviderHost(baseUrl: string, policy: ProviderAddress
     return;
   }
   if (nameListed(url, policy)) return;
-  const answers = await (policy.resolver ?? systemResolver)(host).catch(() => []);
+  const answers = await Promise.race([
+    (policy.resolver ?? systemResolver)(host).catch(() => []),
+    // A name whose DNS does not answer soon is judged at connection time instead.
+    new Promise<[]>((resolve) => setTimeout(resolve, SAVE_LOOKUP_MS, []).unref()),
+  ]);
   const refused = answers.some((answer) => {
     const address = parseAddress(answer.address);
     return !address || !addressAllowed(address, portOf(url), policy);
@@ -218,6 +222,9 @@ export async function checkProviderHost(baseUrl: string, policy: ProviderAddress
     );
   }
 }
+
+/** How long saving a base URL waits for its name to resolve. */
+const SAVE_LOOKUP_MS = 3_000;
 
 const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 

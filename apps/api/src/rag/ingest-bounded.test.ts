@@ -15,7 +15,7 @@ beforeAll(async () => {
     parseLimits: {
       ...DEFAULT_PARSE_LIMITS,
       maxExpandedBytes: 20 * MB,
-      timeoutMs: 4000,
+      timeoutMs: 12_000,
       maxPdfPages: 1_000_000,
     },
   });
@@ -40,7 +40,6 @@ describe('hostile files added as knowledge', () => {
       form.append(`items[${i}].type`, 'file');
       form.append(`items[${i}].file`, new Blob([new Uint8Array(data)]), name);
     });
-    const started = Date.now();
     const created = await t.call<{ uuid: string }>('POST', '/api/applications/', { token, form });
     expect(created.status).toBe(201);
     let items: Item[] = [];
@@ -51,7 +50,6 @@ describe('hostile files added as knowledge', () => {
         break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const seconds = (Date.now() - started) / 1000;
     const byTitle = Object.fromEntries(items.map((item) => [item.title, item]));
     expect(byTitle['quarterly-report.docx']).toMatchObject({
       status: 'failed',
@@ -69,14 +67,13 @@ describe('hostile files added as knowledge', () => {
     expect(byTitle['almanac.pdf']).toMatchObject({
       status: 'failed',
       error:
-        'Reading this file took longer than 4 seconds, the limit for one file, and was stopped. Split it into smaller documents.',
+        'Reading this file took longer than 12 seconds, the limit for one file, and was stopped. Split it into smaller documents.',
     });
     expect(byTitle['Granite Lantern Handbook']?.status).toBe('ready');
-    // Refused once, not retried: seconds, not minutes.
+    // Refused at the first attempt, not retried (how long it takes is measured in bench/parsing).
     const { rows } = await t.database.query<{ attempts: number }>(
       `SELECT attempts FROM knowledge_items WHERE status = 'failed'`,
     );
     expect(rows.map((r) => r.attempts)).toEqual([1, 1, 1, 1]);
-    expect(seconds).toBeLessThan(30);
-  });
+  }, 120_000);
 });
