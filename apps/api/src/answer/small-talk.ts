@@ -2,7 +2,7 @@ import { type KnownLanguage, languageOf } from './no-answer.ts';
 
 export type SmallTalk = 'greeting' | 'thanks' | 'identity' | 'farewell';
 
-const FILLER = `(?:s+(?:there|all|everyone|team|bot|assistant|zusammen|à tous|a todos|again))?`;
+const FILLER = `(?: (?:there|all|everyone|team|bot|assistant|zusammen|à tous|a todos|again))?`;
 const PATTERNS: Array<[SmallTalk, RegExp]> = [
   [
     'greeting',
