@@ -6,9 +6,9 @@ import { sentencesOf, shorten } from './sentences.ts';
 import { termsOf } from './terms.ts';
 
 /** A lead sentence shorter than this many words is joined by the passage's next best one. */
-const SHORT_SENTENCE_WORDS = 12;
+const SHORT_SENTENCE_WORDS = 30;
 /** A second sentence must score this share of the first's to be added. */
-const SECOND_SENTENCE_SHARE = 0.8;
+const SECOND_SENTENCE_SHARE = 0.6;
 /** Bonuses beside the weighted coverage (0–1) of the question by the sentence. */
 const TYPE_BONUS = 0.3;
 const PROXIMITY_BONUS = 0.15;
@@ -57,8 +57,10 @@ function answerSentences(question: string, weighted: readonly WeightedTerm[], co
   const [first, second] = ranked;
   if (!first) return { text: '', score: 0, typed: false };
   const picked = [first];
+  // A lead holding what the question asks for (a date for "when" …) answers it alone.
   if (
     second &&
+    !first.typed &&
     wordsIn(first.text) < SHORT_SENTENCE_WORDS &&
     second.score >= SECOND_SENTENCE_SHARE * first.score
   )
