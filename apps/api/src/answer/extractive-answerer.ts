@@ -26,7 +26,7 @@ interface ScoredSentence {
  * question asks for (a date for "when", a number for "how many", a name for "who") beyond the
  * question's own words. A sentence that only repeats the question is worth half.
  */
-export function scoreSentences(
+function scoreSentences(
   question: string,
   weighted: readonly WeightedTerm[],
   content: string,
