@@ -260,7 +260,6 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     modelReady?.catch(() => {});
     const question = target.question ?? (await conversation).question;
     asked = question;
-    const { history } = await conversation;
     let generation: TextGeneration;
     /** What a provider model was sent, counted when the provider reports no usage. */
     let promptText: string | undefined;
@@ -283,6 +282,8 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
         },
       );
       metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
+      // Loaded while the knowledge was searched.
+      const { history } = await conversation;
       metadata.relevance = { covered: decision.covered, score: decision.score };
       if (!decision.covered) metadata.not_covered = true;
       const refusal = notCoveredAnswer(application.noAnswerMessage, question);
