@@ -33,6 +33,7 @@ export const ZStrictness = z.enum(STRICTNESS_LEVELS);
 export type TStrictness = z.infer<typeof ZStrictness>;
 
 export const INSTRUCTIONS_MAX = 4000;
+export const NO_ANSWER_MESSAGE_MAX = 1000;
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
 export const DEFAULT_APPLICATION_SETTINGS = {
@@ -49,6 +50,11 @@ export const ZApplication = z.object({
   instructions: z.string(),
   temperature: z.number(),
   strictness: ZStrictness,
+  /**
+   * What the assistant says when the knowledge does not cover a question, in every channel. Empty:
+   * "Sorry, I don't have information about that." in the question's language (en, de, fr, es).
+   */
+  no_answer_message: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -71,6 +77,10 @@ export const ZUpdateApplicationRequest = z.object({
     .optional(),
   strictness: z
     .enum(STRICTNESS_LEVELS, { error: `Choose one of: ${STRICTNESS_LEVELS.join(', ')}` })
+    .optional(),
+  no_answer_message: freeText({ error: 'Must be text' })
+    .trim()
+    .max(NO_ANSWER_MESSAGE_MAX, `At most ${NO_ANSWER_MESSAGE_MAX} characters`)
     .optional(),
   /**
    * The application's models by uuid (built-in ids or the caller's provider models), in order: the

@@ -43,8 +43,12 @@ export interface TAnswerMetadata {
   error?: string;
   /** What kind of failure: auth, rate_limited, timeout, model_not_found, unreachable, retrieval … */
   error_kind?: string;
-  /** True when the knowledge held nothing for the question (the answer says so). */
+  /** True when the relevance decision found the knowledge does not cover the question. */
   not_covered?: boolean;
+  /** The relevance decision: whether the knowledge covers the question, and the best passage's coverage (0–1). */
+  relevance?: { covered: boolean; score: number };
+  /** The question was small talk ("hi", "thanks"): answered with a friendly reply, not from the knowledge. */
+  small_talk?: boolean;
   /** The user message this answer replies to. */
   reply_to?: string;
   /** `length` when the answer was cut at the request's `max_tokens`. */

@@ -10,14 +10,19 @@ import { recordAnswerOutcome } from '../modules/attention/record-unanswered.ts';
 import { publishChatEvent } from '../modules/chatrooms/publish-chat-event.ts';
 import { serializeMessage } from '../modules/chatrooms/serialize-chat.ts';
 import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
+import { passageSimilarity } from '../rag/passage-similarity.ts';
+import { termStatistics } from '../rag/term-statistics.ts';
 import type { Passage } from '../rag/types.ts';
 import { type AnswerTarget, answerRequestOf, INTERRUPTED_ERROR } from './answer-queue.ts';
 import { buildPrompt } from './build-prompt.ts';
 import { citedSources } from './citations.ts';
 import { loadTokenCounter } from './count-tokens.ts';
 import { describeProviderError } from './describe-provider-error.ts';
-import { extractiveAnswer, relevantPassages } from './extractive-answerer.ts';
-import { NOT_COVERED_ANSWER } from './no-answer.ts';
+import { composeAnswer, streamedText } from './extractive-answerer.ts';
+import { greetingOf } from './greeting.ts';
+import { notCoveredAnswer } from './no-answer.ts';
+import { judgeRelevance, type RelevanceDecision } from './relevance.ts';
+import { smallTalkOf, smallTalkReply } from './small-talk.ts';
 
 export const TOP_K = 6;
 export const HISTORY_TURNS = 10;
@@ -148,13 +153,24 @@ function withCountedUsage(
   return { textStream: textStream(), usage, truncated: () => truncated };
 }
 
-function fixedText(text: string): TextGeneration {
-  return {
-    textStream: (async function* () {
-      yield text;
-    })(),
-    usage: Promise.resolve(undefined),
-  };
+/**
+ * The knowledge search and the relevance decision every answer path shares: the passages that pass
+ * are what the answer may use; when none does, the knowledge does not cover the question.
+ */
+async function searchAndJudge(
+  database: Database,
+  deps: AnswerDeps,
+  application: { id: number; llmModels: TLlmModel[] },
+  question: string,
+): Promise<RelevanceDecision> {
+  const passages = question ? await deps.retrieve(database, application, question, TOP_K) : [];
+  const chunkIds = passages.map((p) => p.chunk_id);
+  const [stats, similarity] = await Promise.all([
+    passages.length ? termStatistics(database, application.id, question) : null,
+    // Vectors are a second opinion: the answer goes on without them when the model fails.
+    passageSimilarity(database, application, question, chunkIds).catch(() => undefined),
+  ]);
+  return judgeRelevance(question, passages, stats, similarity);
 }
 
 /**
@@ -244,59 +260,67 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     modelReady?.catch(() => {});
     const question = target.question ?? (await conversation).question;
     asked = question;
-    let passages: Passage[];
-    const searchStarted = performance.now();
-    try {
-      passages = question
-        ? await deps.retrieve(
-            app.database,
-            { id: application.id, llmModels: application.llmModels },
-            question,
-            TOP_K,
-          )
-        : [];
-    } catch (error) {
-      app.log.warn({ err: error }, 'retrieval failed');
-      throw new Error(`Could not search the knowledge: ${(error as Error).message}`, { cause: 'retrieval' });
-    }
-    metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
-    const { history } = await conversation;
     let generation: TextGeneration;
     /** What a provider model was sent, counted when the provider reports no usage. */
     let promptText: string | undefined;
-    cited = passages;
-    if (!modelReady) {
-      cited = relevantPassages(question, passages);
-      if (!cited.length) metadata.not_covered = true;
-      generation = cited.length ? extractiveAnswer(question, cited) : fixedText(NOT_COVERED_ANSWER);
-      if (countsUsage) {
-        const read = [...history.map((t) => t.content), question, ...cited.map((p) => p.content)];
-        generation = withCountedUsage(generation, read.join('\n'), request.max_tokens);
-      }
-    } else if (!passages.length && application.strictness === 'strict') {
-      metadata.not_covered = true;
-      generation = fixedText(NOT_COVERED_ANSWER);
-      if (countsUsage) generation = withCountedUsage(generation, question, request.max_tokens);
+    /** What the built-in answerer read, for the usage a caller may ask for. */
+    let read = [question];
+    const smallTalk = smallTalkOf(question);
+    if (smallTalk) {
+      metadata.small_talk = true;
+      const greeting =
+        smallTalk === 'greeting' ? await greetingOf(app.db, application.id, application.name) : '';
+      generation = streamedText(smallTalkReply(smallTalk, question, { name: application.name, greeting }));
     } else {
-      const model = await modelReady;
-      const prompt = buildPrompt({
-        applicationName: application.name,
-        instructions: [application.instructions, request.instructions ?? '']
-          .filter((s) => s.trim())
-          .join('\n\n'),
-        strictness: application.strictness,
-        passages,
-        history,
-        question,
-      });
-      generation = model.generate({
-        ...prompt,
-        temperature: request.temperature ?? application.temperature,
-        maxTokens: request.max_tokens,
-        signal: controller.signal,
-      });
-      promptText = [prompt.system, ...prompt.messages.map((m) => m.content)].join('\n');
+      const searchStarted = performance.now();
+      const decision = await searchAndJudge(app.database, deps, application, question).catch(
+        (error: unknown) => {
+          app.log.warn({ err: error }, 'retrieval failed');
+          throw new Error(`Could not search the knowledge: ${(error as Error).message}`, {
+            cause: 'retrieval',
+          });
+        },
+      );
+      metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
+      // Loaded while the knowledge was searched.
+      const { history } = await conversation;
+      metadata.relevance = { covered: decision.covered, score: decision.score };
+      if (!decision.covered) metadata.not_covered = true;
+      const refusal = notCoveredAnswer(application.noAnswerMessage, question);
+      if (!modelReady || (!decision.covered && application.strictness === 'strict')) {
+        // The built-in answerer, or a question a strict application's model is not asked (no tokens spent).
+        const composed =
+          !modelReady && decision.covered
+            ? composeAnswer(question, decision.weighted, decision.passages)
+            : { text: refusal, cited: [] };
+        cited = composed.cited;
+        read = [...history.map((t) => t.content), question, ...cited.map((p) => p.content)];
+        generation = streamedText(composed.text);
+      } else {
+        const model = await modelReady;
+        cited = decision.passages;
+        const prompt = buildPrompt({
+          applicationName: application.name,
+          instructions: [application.instructions, request.instructions ?? '']
+            .filter((s) => s.trim())
+            .join('\n\n'),
+          strictness: application.strictness,
+          passages: cited,
+          history,
+          question,
+          notCovered: refusal,
+        });
+        generation = model.generate({
+          ...prompt,
+          temperature: request.temperature ?? application.temperature,
+          maxTokens: request.max_tokens,
+          signal: controller.signal,
+        });
+        promptText = [prompt.system, ...prompt.messages.map((m) => m.content)].join('\n');
+      }
     }
+    if (promptText === undefined && countsUsage)
+      generation = withCountedUsage(generation, read.join('\n'), request.max_tokens);
     generation.usage.catch(() => {});
     for await (const delta of abortable(generation.textStream, controller.signal)) {
       armIdle();

@@ -105,7 +105,11 @@ describe('answer queue', () => {
     const res = await fetch(`${t.url}/api/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key.body.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: app, stream: true, messages: [{ role: 'user', content: 'Hello?' }] }),
+      body: JSON.stringify({
+        model: app,
+        stream: true,
+        messages: [{ role: 'user', content: 'What is new?' }],
+      }),
     });
     expect(res.status).toBe(200);
     const events = (await res.text())

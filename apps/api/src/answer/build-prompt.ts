@@ -26,6 +26,8 @@ export interface PromptInput {
   passages: Passage[];
   history: ChatTurn[];
   question: string;
+  /** What to say when the passages do not hold the answer (the owner's words, or the default). */
+  notCovered: string;
 }
 
 /** The system prompt (rules, instructions, numbered passages) and the turns to send the model. */
@@ -33,6 +35,7 @@ export function buildPrompt(input: PromptInput): { system: string; messages: Cha
   const lines = [
     `You are the assistant of "${input.applicationName}". You answer questions about its knowledge.`,
     RULES[input.strictness],
+    `When the passages do not hold the answer, say: "${input.notCovered}"`,
     'Cite the passages you use inline with their numbers in square brackets, like [1] or [2][3], right ' +
       'after the statement they support. Cite only passages you actually use. Answer in the language of the question.',
   ];

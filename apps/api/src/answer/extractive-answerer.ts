@@ -1,109 +1,113 @@
 import type { TextGeneration } from '../models/types.ts';
 import type { Passage } from '../rag/types.ts';
-import { overlap, termsOf } from './terms.ts';
+import { hasAnswerOfType, type QuestionType, questionTypeOf } from './question-type.ts';
+import { sameTerm, type WeightedTerm, weightedCoverage } from './relevance.ts';
+import { sentencesOf, shorten } from './sentences.ts';
+import { termsOf } from './terms.ts';
 
-const MAX_PASSAGES = 3;
-const SENTENCES_PER_PASSAGE = 2;
-const SENTENCE_MAX = 400;
+/** A lead sentence shorter than this many words is joined by the passage's next best one. */
+const SHORT_SENTENCE_WORDS = 30;
+/** A second sentence must score this share of the first's to be added. */
+const SECOND_SENTENCE_SHARE = 0.6;
+/** Bonuses beside the weighted coverage (0–1) of the question by the sentence. */
+const TYPE_BONUS = 0.3;
+const PROXIMITY_BONUS = 0.15;
 
-/**
- * The passages the built-in answerer may quote: those sharing at least one term with the question,
- * best first (retrieval order breaks ties). An empty list means the knowledge does not cover it.
- */
-export function relevantPassages(question: string, passages: Passage[]): Passage[] {
-  const query = new Set(termsOf(question));
-  if (query.size === 0) return [];
-  return (
-    passages
-      // The item title is left out: it is shared by every passage of the item and proves nothing.
-      .map((p, rank) => ({ p, rank, hits: overlap(query, `${headingOf(p) ?? ''} ${bodyOf(p.content)}`) }))
-      .filter((x) => x.hits > 0)
-      .sort((a, b) => b.hits - a.hits || a.rank - b.rank)
-      .slice(0, MAX_PASSAGES)
-      .map((x) => x.p)
-  );
-}
-
-/** The passage's text without markdown heading lines (the heading is shown apart). */
-export function bodyOf(content: string): string {
-  return content.replace(/^#{1,6}\s+.*$/gm, '').trim() || content.replace(/^#{1,6}\s+/gm, '');
-}
-
-/** Unicode sentence boundaries: a dot inside `window.__x`, `127.0.0.1` or `v1.2.3` ends nothing. */
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
-/**
- * Abbreviations that rarely end a sentence but that the segmenter (without ICU's suppression
- * lists, which V8 does not expose) ends one at when a capital follows: "Dr. Smith", "e.g. Python".
- */
-const ABBREVIATION_END = /(?:^|[\s(])(?:mr|mrs|ms|dr|prof|fig|vs|cf|e\.g|i\.e)\.$/i;
-
-function sentencesOf(content: string): string[] {
-  const sentences: string[] = [];
-  // A blank line ends a sentence (a caption or a list without a full stop); other line breaks are wrapping.
-  for (const paragraph of bodyOf(content).split(/\n\s*\n/)) {
-    let sentence = '';
-    for (const { segment } of SENTENCES.segment(paragraph.replace(/\s+/g, ' ').trim())) {
-      sentence += segment;
-      if (ABBREVIATION_END.test(sentence.trimEnd())) continue;
-      sentences.push(sentence.trim());
-      sentence = '';
-    }
-    sentences.push(sentence.trim());
-  }
-  return sentences.filter(Boolean);
-}
-
-/** An overlong sentence, shortened at a word. */
-function shorten(sentence: string): string {
-  if (sentence.length <= SENTENCE_MAX) return sentence;
-  const cut = sentence.slice(0, SENTENCE_MAX);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > SENTENCE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-/** The sentences of a passage that best match the question, kept in their original order. */
-export function bestSentences(question: string, content: string): string {
-  const query = new Set(termsOf(question));
-  const sentences = sentencesOf(content);
-  const picked = sentences
-    .map((s, i) => ({ s, i, hits: overlap(query, s) }))
-    .sort((a, b) => b.hits - a.hits || a.i - b.i)
-    .slice(0, SENTENCES_PER_PASSAGE)
-    .sort((a, b) => a.i - b.i)
-    .map(({ s }) => shorten(s));
-  return picked.join(' ');
-}
-
-/** The passage's heading path without the item's own title (shown already, matched by every passage). */
-export function headingOf(p: Passage): string | null {
-  if (!p.heading) return null;
-  const rest = p.heading
-    .split(' › ')
-    .filter((part) => part !== p.item_title)
-    .join(' › ');
-  return rest || null;
-}
-
-function locationOf(p: Passage): string {
-  const heading = headingOf(p);
-  const parts = [heading, p.page !== null ? `page ${p.page}` : null].filter(Boolean);
-  return parts.length ? ` (${parts.join(', ')})` : '';
+interface ScoredSentence {
+  text: string;
+  index: number;
+  score: number;
+  typed: boolean;
 }
 
 /**
- * The built-in text model: no network, no invention. It quotes the best sentences of the given
- * passages, each cited as `[n]` in the order given, and streams them as they are composed.
+ * Scores a passage's sentences as answers: the share of the question's weight each matches (rare
+ * words count most), how close together the matched words stand, and whether it holds what the
+ * question asks for (a date for "when", a number for "how many", a name for "who") beyond the
+ * question's own words. A sentence that only repeats the question is worth half.
  */
-export function extractiveAnswer(question: string, passages: Passage[]): TextGeneration {
-  const parts: string[] = ['Here is what the knowledge says:\n\n'];
-  passages.forEach((p, i) => {
-    parts.push(`- **${p.item_title}**${locationOf(p)}: ${bestSentences(question, p.content)} [${i + 1}]\n`);
+function scoreSentences(
+  question: string,
+  weighted: readonly WeightedTerm[],
+  content: string,
+): ScoredSentence[] {
+  const type: QuestionType = questionTypeOf(question);
+  const asked = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return sentencesOf(content).map((text, index) => {
+    const terms = termsOf(text);
+    const coverage = weightedCoverage(weighted, terms);
+    const positions = terms.flatMap((t, i) => (weighted.some((q) => sameTerm(q.term, t)) ? [i] : []));
+    const matched = new Set(positions.map((i) => terms[i]!)).size;
+    const span = positions.length ? positions.at(-1)! - positions[0]! + 1 : 0;
+    const proximity = matched >= 2 ? Math.min(1, (2 * matched) / span) : 0;
+    const typed = hasAnswerOfType(type, text, asked);
+    const novel = terms.length - positions.length >= 2;
+    const score = (coverage + PROXIMITY_BONUS * proximity + (typed ? TYPE_BONUS : 0)) * (novel ? 1 : 0.5);
+    return { text, index, score, typed };
   });
-  async function* stream() {
-    for (const part of parts) {
-      // Word-sized pieces so the answer streams like any other model's.
-      yield* part.match(/\S+\s*|\s+/g) ?? [];
+}
+
+const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+/** The one sentence (or two) of a passage that answer the question, in the passage's order. */
+function answerSentences(question: string, weighted: readonly WeightedTerm[], content: string) {
+  const ranked = scoreSentences(question, weighted, content).sort(
+    (a, b) => b.score - a.score || a.index - b.index,
+  );
+  const [first, second] = ranked;
+  if (!first) return { text: '', score: 0, typed: false };
+  const picked = [first];
+  // A lead holding what the question asks for (a date for "when" …) answers it alone.
+  if (
+    second &&
+    !first.typed &&
+    wordsIn(first.text) < SHORT_SENTENCE_WORDS &&
+    second.score >= SECOND_SENTENCE_SHARE * first.score
+  )
+    picked.push(second);
+  const text = picked
+    .sort((a, b) => a.index - b.index)
+    .map((s) => shorten(s.text))
+    .join(' ');
+  return { text, score: first.score, typed: first.typed };
+}
+
+export interface ComposedAnswer {
+  text: string;
+  /** The passages the text cites, `[1]` first. */
+  cited: Passage[];
+}
+
+/**
+ * The built-in answer: the sentence (or two) that answers, from the best passage, cited inline;
+ * the next passage adds its own best sentence only when that one scores as an answer at least as
+ * well (and holds the kind of thing asked for when the question says which).
+ */
+export function composeAnswer(
+  question: string,
+  weighted: readonly WeightedTerm[],
+  passages: readonly Passage[],
+): ComposedAnswer {
+  const [best, next] = passages;
+  if (!best) return { text: '', cited: [] };
+  const lead = answerSentences(question, weighted, best.content);
+  const parts = [`${lead.text} [1]`];
+  const cited = [best];
+  if (next) {
+    const more = answerSentences(question, weighted, next.content);
+    const typedEnough = more.typed || questionTypeOf(question) === 'other';
+    if (more.text && more.score >= lead.score && typedEnough && !lead.text.includes(more.text)) {
+      parts.push(`${more.text} [2]`);
+      cited.push(next);
     }
+  }
+  return { text: parts.join('\n\n'), cited };
+}
+
+/** A fixed text streamed in word-sized pieces, as any model's answer streams. */
+export function streamedText(text: string): TextGeneration {
+  async function* stream() {
+    yield* text.match(/\S+\s*|\s+/g) ?? [];
   }
   // No model was called: the usage callers need (the public API's) is counted by a tokenizer there.
   return { textStream: stream(), usage: Promise.resolve(undefined) };

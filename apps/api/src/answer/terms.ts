@@ -1,25 +1,40 @@
+import { stemmer } from 'stemmer';
+
 /** Crude, language-agnostic term matching for the built-in answerer (no network, no model). */
 const STOPWORDS = new Set(
   (
     'a an and are as at be been but by can could did do does for from had has have how i if in into is it its ' +
     'me my of on or our please should so tell than that the their them then there these they this those to ' +
-    'us was we were what when where which who whom why will with would you your about any some also just ' +
-    'le la les des un une et est du de en que qui der die das und ist ein eine el los las y es'
+    'us was we were what when where which who whom whose why will with would you your about any some also just ' +
+    'le la les des un une et est du de en que qui der die das und ist ein eine el los las y es ' +
+    // Words that frame a question rather than name its subject ("what kind of", "in which year"):
+    // an answer rarely repeats them, so they must not count against a passage.
+    'kind type sort name named called call year date century decade percentage percent number amount ' +
+    'happen happened occur occurred mean meant example else besides another other known refer referred many much ' +
+    // Conversational filler around the subject ("tell me everything about …", "do I need to …").
+    'tell show give explain describe know want need like get let more again really very now please ' +
+    'everything anything something thing things exactly briefly quickly slowly detail details info ' +
+    'erzähl erkläre bitte alles etwas mehr dis explique tout plus dime explica todo algo más'
   ).split(' '),
 );
 
-/** Lower-cased words of 2+ letters minus stopwords, with plural/verb endings trimmed. */
+/** Lower-cased words of 2+ letters minus stopwords, stemmed (Porter, harmless on other languages' words). */
 export function termsOf(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.filter((w) => w.length >= 2 && !STOPWORDS.has(w)).map(stem);
 }
 
+const stemmed = new Map<string, string>();
 function stem(word: string): string {
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 4 && word.endsWith('es')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  if (!/^[a-z]+$/.test(word)) return word;
+  let s = stemmed.get(word);
+  if (s === undefined) {
+    s = stemmer(word);
+    // A bounded memo: the same words come back with every passage.
+    if (stemmed.size > 50_000) stemmed.clear();
+    stemmed.set(word, s);
+  }
+  return s;
 }
 
 /** How many distinct query terms the text contains. */

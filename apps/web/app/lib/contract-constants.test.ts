@@ -18,6 +18,7 @@ describe('contract constants copied for the browser', () => {
     expect(copies.PROVIDER_KIND_LABELS).toEqual(providers.PROVIDER_KIND_LABELS);
     expect(copies.STRICTNESS_LEVELS).toEqual(applications.STRICTNESS_LEVELS);
     expect(copies.INSTRUCTIONS_MAX).toBe(applications.INSTRUCTIONS_MAX);
+    expect(copies.NO_ANSWER_MESSAGE_MAX).toBe(applications.NO_ANSWER_MESSAGE_MAX);
     expect(copies.TEMPERATURE_MIN).toBe(applications.TEMPERATURE_MIN);
     expect(copies.TEMPERATURE_MAX).toBe(applications.TEMPERATURE_MAX);
     expect(copies.PROVIDER_KIND_VALUES).toEqual(providers.PROVIDER_KIND_VALUES);

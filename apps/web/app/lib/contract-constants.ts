@@ -25,6 +25,7 @@ export const PROVIDER_KIND_LABELS: Record<TProviderKind, string> = {
 };
 export const STRICTNESS_LEVELS = ['strict', 'balanced', 'relaxed'] as const;
 export const INSTRUCTIONS_MAX = 4000;
+export const NO_ANSWER_MESSAGE_MAX = 1000;
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
 export const PROVIDER_KIND_VALUES = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;

@@ -18,6 +18,8 @@ export const applications = pgTable(
     temperature: real('temperature').notNull().default(0.2),
     /** How strictly answers stay within the knowledge (see `ZStrictness` in contracts). */
     strictness: text('strictness', { enum: STRICTNESS_LEVELS }).notNull().default('strict'),
+    /** The owner's words when the knowledge does not cover a question; empty: the default, in the question's language. */
+    noAnswerMessage: text('no_answer_message').notNull().default(''),
     ...timestamps,
   },
   (t) => [index('applications_owner_idx').on(t.ownerId, t.createdAt)],

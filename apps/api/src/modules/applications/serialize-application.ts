@@ -11,6 +11,7 @@ export function serializeApplication(app: ApplicationRow): TApplication {
     instructions: app.instructions,
     temperature: app.temperature,
     strictness: app.strictness,
+    no_answer_message: app.noAnswerMessage,
     created_at: app.createdAt.toISOString(),
     updated_at: app.updatedAt.toISOString(),
   };

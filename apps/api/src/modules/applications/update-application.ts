@@ -40,6 +40,7 @@ export async function updateApplicationSettings<T = never>(
         ...(input.instructions !== undefined && { instructions: input.instructions }),
         ...(input.temperature !== undefined && { temperature: input.temperature }),
         ...(input.strictness !== undefined && { strictness: input.strictness }),
+        ...(input.no_answer_message !== undefined && { noAnswerMessage: input.no_answer_message }),
         ...(llmModels !== undefined && { llmModels }),
         updatedAt: sql`now()`,
       })

@@ -1,7 +1,7 @@
-import { DEFAULT_WIDGET_SETTINGS } from '@cairn/contracts/widget';
-import { applications, integrations, widgets } from '@cairn/db/schema';
+import { applications, integrations } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { greetingOf } from '../../answer/greeting.ts';
 import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
 import { askApplication } from './ask-application.ts';
 import type { IntegrationRow } from './find-integration.ts';
@@ -31,18 +31,6 @@ export async function markIntegration(app: FastifyInstance, id: number, error: s
     const name = before.kind === 'slack' ? 'Slack' : 'Telegram';
     await notifyIntegrationFailed(app, before.ownerId, { title: `${name} stopped working`, reason: error });
   }
-}
-
-/** The application's greeting for Telegram's /start: the widget's when the owner wrote one. */
-async function greetingOf(app: FastifyInstance, applicationId: number, name: string): Promise<string> {
-  const [widget] = await app.db
-    .select({ settings: widgets.settings })
-    .from(widgets)
-    .where(eq(widgets.applicationId, applicationId));
-  const greeting = widget?.settings.greeting;
-  if (typeof greeting === 'string' && greeting.trim() && greeting !== DEFAULT_WIDGET_SETTINGS.greeting)
-    return greeting.trim();
-  return `Hi! I am ${name}. Ask me anything: I answer from my knowledge and tell you my sources.`;
 }
 
 async function deliver(
@@ -84,7 +72,7 @@ export async function sendReply(app: FastifyInstance, job: ReplyJob) {
 
   if (job.type === 'greeting') {
     if (target.kind !== 'telegram') return;
-    const text = await greetingOf(app, application.id, application.name);
+    const text = await greetingOf(app.db, application.id, application.name);
     await deliver(app, integration, job, async (token) => {
       await (await telegramApi(app.config, token)).sendMessage(target.chatId, text);
     });

@@ -7,7 +7,12 @@ import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Textarea } from '../../components/ui/textarea';
-import { STRICTNESS_LEVELS, TEMPERATURE_MAX, TEMPERATURE_MIN } from '../../lib/contract-constants';
+import {
+  NO_ANSWER_MESSAGE_MAX,
+  STRICTNESS_LEVELS,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from '../../lib/contract-constants';
 import { useZodForm } from '../../lib/forms';
 import { toast } from '../../lib/toast';
 import type { SettingsActionData } from './application-settings.server';
@@ -37,7 +42,7 @@ const selectedOf = (app: TApplication, type: 'text' | 'embedding') =>
   app.llm_models.find((m) => m.model_type === type)?.uuid ?? '';
 
 /**
- * Models, instructions, temperature and strictness of one application. Every control also carries
+ * Models, instructions, temperature, strictness and the no-answer message of one application. Every control also carries
  * its saved value as a DOM default: react-hook-form fills registered fields only after hydration,
  * and the server-rendered form must show (and, posted early, send) the saved settings.
  */
@@ -59,6 +64,7 @@ export function ApplicationSettingsForm({
     instructions: application.instructions,
     temperature: application.temperature,
     strictness: application.strictness,
+    no_answer_message: application.no_answer_message,
   };
   const { form } = useZodForm(
     () => import('./application-settings-schema').then((m) => m.ZApplicationSettingsForm),
@@ -210,6 +216,23 @@ export function ApplicationSettingsForm({
           </p>
         ) : null}
       </fieldset>
+      <Field
+        id="settings-no-answer-message"
+        label="When the knowledge does not cover a question"
+        description="What the assistant says instead of an answer, in the chat, the widget, the API and integrations. Leave empty for “Sorry, I don't have information about that.” in the language of the question."
+        error={fieldErrors.no_answer_message?.message}
+      >
+        {(aria) => (
+          <Textarea
+            {...aria}
+            rows={2}
+            maxLength={NO_ANSWER_MESSAGE_MAX}
+            placeholder="Sorry, I don't have information about that."
+            defaultValue={defaults.no_answer_message}
+            {...register('no_answer_message')}
+          />
+        )}
+      </Field>
       <div>
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving…' : 'Save settings'}

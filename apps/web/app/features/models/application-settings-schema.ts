@@ -1,5 +1,6 @@
 import {
   INSTRUCTIONS_MAX,
+  NO_ANSWER_MESSAGE_MAX,
   STRICTNESS_LEVELS,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
@@ -15,5 +16,9 @@ export const ZApplicationSettingsForm = z.object({
     .number({ error: 'Must be a number' })
     .min(TEMPERATURE_MIN, `At least ${TEMPERATURE_MIN}`)
     .max(TEMPERATURE_MAX, `At most ${TEMPERATURE_MAX}`),
+  no_answer_message: z
+    .string()
+    .max(NO_ANSWER_MESSAGE_MAX, `At most ${NO_ANSWER_MESSAGE_MAX} characters`)
+    .default(''),
   strictness: z.enum(STRICTNESS_LEVELS, { error: 'Choose how strictly to stay within the knowledge' }),
 });

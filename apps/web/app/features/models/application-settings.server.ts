@@ -27,7 +27,14 @@ export type SettingsActionData =
   | { ok: true; reindexing: boolean; savedAt: number }
   | { ok: false; errors: FormErrors };
 
-const FIELDS = ['text_model', 'embedding_model', 'instructions', 'temperature', 'strictness'] as const;
+const FIELDS = [
+  'text_model',
+  'embedding_model',
+  'instructions',
+  'temperature',
+  'strictness',
+  'no_answer_message',
+] as const;
 
 /**
  * Saves the settings. The chosen text and embedding models go first in `llm_models` (the first of
@@ -57,6 +64,7 @@ export async function saveApplicationSettings(api: ApiClient, appId: string, for
       instructions: value.instructions,
       temperature: value.temperature,
       strictness: value.strictness,
+      no_answer_message: value.no_answer_message,
     });
     const embedding = (app: TApplication) => app.llm_models.find((m) => m.model_type === 'embedding')?.uuid;
     return { ok: true, reindexing: embedding(current) !== embedding(updated), savedAt: Date.now() } as const;

@@ -1,0 +1,231 @@
+/**
+ * Answer quality of the built-in answerer on SQuAD development data (see its README): the
+ * paragraphs of all but a few articles become text items of one application; questions about the
+ * ingested articles should be answered briefly with a gold answer inside, questions about the
+ * held-out articles should be declined. Runs the answer path's own functions in process (retrieval,
+ * word statistics, relevance decision, sentence choice), no HTTP.
+ *
+ *   npx tsx bench/answer-quality/run.ts [--seed 24] [--held-out 3] [--questions 600] [--database-url postgres://…]
+ *
+ * The articles held out and the questions asked are drawn with a fixed seed, so runs compare.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
+import { openDatabase } from '@cairn/db/client';
+import { composeAnswer } from '../../apps/api/src/answer/extractive-answerer.ts';
+import { judgeRelevance } from '../../apps/api/src/answer/relevance.ts';
+import { sentencesOf } from '../../apps/api/src/answer/sentences.ts';
+import { overlap, termsOf } from '../../apps/api/src/answer/terms.ts';
+import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
+import { warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
+import { retrieve } from '../../apps/api/src/rag/retrieve.ts';
+import { termStatistics } from '../../apps/api/src/rag/term-statistics.ts';
+import { argValue } from '../lib.ts';
+
+const TOP_K = 6;
+const dataset = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/datasets/squad-dev',
+);
+const seed = Number(argValue('--seed') ?? 24);
+const heldOutCount = Number(argValue('--held-out') ?? 3);
+const questionCount = Number(argValue('--questions') ?? 600);
+const verbose = process.argv.includes('--verbose');
+
+interface Paragraph {
+  _id: string;
+  title: string;
+  context: string;
+}
+interface Question {
+  _id: string;
+  pid: string;
+  question: string;
+  answers: string[];
+}
+const readJsonl = <T>(file: string): T[] =>
+  fs
+    .readFileSync(path.join(dataset, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as T);
+
+/** mulberry32: a small seeded generator, so the sample is the same on every run. */
+function random(state: number) {
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function shuffled<T>(items: readonly T[], next: () => number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+/** SQuAD's normalisation: lower case, no punctuation, no articles, single spaces. */
+const normalise = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\b(?:a|an|the)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+const contains = (answer: string, golds: string[]) => {
+  const text = ` ${normalise(answer)} `;
+  return golds.some((g) => text.includes(` ${normalise(g)} `));
+};
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
+};
+/** The answer as a reader sees it: without the `[n]` citation marks. */
+const readable = (text: string) => text.replace(/\s*\[\d+\]/g, '');
+
+const paragraphs = readJsonl<Paragraph>('paragraphs.jsonl');
+const questions = readJsonl<Question>('questions.jsonl');
+const articleOf = (id: string) => id.slice(0, id.lastIndexOf('#'));
+const next = random(seed);
+const articles = shuffled([...new Set(paragraphs.map((p) => articleOf(p._id)))].sort(), next);
+const heldOut = new Set(articles.slice(0, heldOutCount));
+
+const database = await openDatabase({ databaseUrl: argValue('--database-url') });
+await database.migrate();
+const [user] = (
+  await database.query<{ id: number }>(
+    `INSERT INTO users (email, username, password_hash) VALUES ($1, $1, 'x') RETURNING id`,
+    [`bench-${Date.now()}@example.test`],
+  )
+).rows;
+const [app] = (
+  await database.query<{ id: number }>(
+    `INSERT INTO applications (owner_id, name) VALUES ($1, 'SQuAD') RETURNING id`,
+    [user!.id],
+  )
+).rows;
+const applicationId = app!.id;
+const application = { id: applicationId, llmModels: DEFAULT_LLM_MODELS };
+
+const ingested = paragraphs.filter((p) => !heldOut.has(articleOf(p._id)));
+const itemParagraph = new Map<string, string>();
+const ingestStarted = performance.now();
+for (const p of ingested) {
+  const [item] = (
+    await database.query<{ id: number; uuid: string }>(
+      `INSERT INTO knowledge_items (application_id, type, title, status) VALUES ($1, 'text', $2, 'processing') RETURNING id, uuid`,
+      [applicationId, p.title],
+    )
+  ).rows;
+  itemParagraph.set(item!.uuid, p._id);
+  await indexItem(database, {
+    applicationId,
+    itemId: item!.id,
+    document: { title: p.title, sections: [{ text: p.context }] },
+    llmModels: DEFAULT_LLM_MODELS,
+  });
+}
+await warmLexicalIndex(database, applicationId);
+const ingestSeconds = (performance.now() - ingestStarted) / 1000;
+
+const answerable = shuffled(
+  questions.filter((q) => !heldOut.has(articleOf(q.pid))),
+  next,
+).slice(0, questionCount);
+const unanswerable = shuffled(
+  questions.filter((q) => heldOut.has(articleOf(q.pid))),
+  next,
+).slice(0, Math.round(questionCount / 2));
+
+let contained = 0;
+let declinedAnswerable = 0;
+let topRight = 0;
+const lengths: number[] = [];
+let referenceContained = 0;
+const referenceLengths: number[] = [];
+const answerMs: number[] = [];
+/** The decision's score per question, to show what other thresholds would do. */
+const answerableScores: number[] = [];
+const heldOutScores: number[] = [];
+
+async function answer(question: string) {
+  const started = performance.now();
+  const passages = await retrieve(database, application, question, TOP_K);
+  const stats = await termStatistics(database, applicationId, question);
+  const decision = judgeRelevance(question, passages, stats);
+  const built = { decision, ...composeAnswer(question, decision.weighted, decision.passages) };
+  answerMs.push(performance.now() - started);
+  return { passages, built };
+}
+
+for (const q of answerable) {
+  const { passages, built } = await answer(q.question);
+  answerableScores.push(built.decision.score);
+  if (itemParagraph.get(passages[0]?.item_uuid ?? '') === q.pid) topRight++;
+  // The reference: plain BM25's top paragraph, its one sentence sharing most words with the question.
+  const query = new Set(termsOf(q.question));
+  const reference =
+    sentencesOf(passages[0]?.content ?? '')
+      .map((s, i) => ({ s, i, hits: overlap(query, s) }))
+      .sort((a, b) => b.hits - a.hits || a.i - b.i)[0]?.s ?? '';
+  if (contains(reference, q.answers)) referenceContained++;
+  referenceLengths.push(words(reference));
+  if (!built.decision.covered) {
+    declinedAnswerable++;
+    if (verbose) console.error(`DECLINED ${built.decision.score} ${q.question}`);
+    continue;
+  }
+  const text = readable(built.text);
+  lengths.push(words(text));
+  if (contains(text, q.answers)) contained++;
+  else if (verbose) console.error(`MISS ${q.question} | ${q.answers[0]} | ${text}`);
+}
+let declinedHeldOut = 0;
+for (const q of unanswerable) {
+  const { built } = await answer(q.question);
+  heldOutScores.push(built.decision.score);
+  if (!built.decision.covered) declinedHeldOut++;
+  else if (verbose) console.error(`ANSWERED ${built.decision.score} ${q.question} | ${readable(built.text)}`);
+}
+
+const pct = (n: number, of: number) => `${((100 * n) / Math.max(of, 1)).toFixed(1)} %`;
+const share = (n: number, of: number) => (n / Math.max(of, 1)).toFixed(3);
+console.log(`engine: ${database.kind}, seed ${seed}`);
+console.log(
+  `knowledge: ${ingested.length} paragraphs of ${articles.length - heldOut.size} articles (ingest ${ingestSeconds.toFixed(1)} s); held out: ${[...heldOut].join(', ')}`,
+);
+console.log(
+  `questions: ${answerable.length} answerable, ${unanswerable.length} about held-out articles (a seeded sample of ${questions.length})`,
+);
+console.log(`right paragraph first: ${share(topRight, answerable.length)}`);
+console.log('');
+console.log(
+  '                              built-in answerer   reference (BM25 top paragraph, best sentence)',
+);
+console.log(
+  `contains a gold answer        ${share(contained, answerable.length).padEnd(20)}${share(referenceContained, answerable.length)}`,
+);
+console.log(`  … of the answers given      ${share(contained, lengths.length)}`);
+console.log(`median words                  ${String(median(lengths)).padEnd(20)}${median(referenceLengths)}`);
+console.log(
+  `held-out questions declined   ${pct(declinedHeldOut, unanswerable.length).padEnd(20)}0 % (never declines)`,
+);
+console.log(`answerable wrongly declined   ${pct(declinedAnswerable, answerable.length).padEnd(20)}0 %`);
+console.log(`answer time (retrieve + decide + compose) ms: median ${median(answerMs).toFixed(1)}`);
+if (process.argv.includes('--thresholds')) {
+  console.log('\nthreshold  held-out declined  answerable declined');
+  for (let t = 0.3; t <= 0.851; t += 0.05) {
+    const below = (xs: number[]) => xs.filter((x) => x < t).length;
+    console.log(
+      `${t.toFixed(2)}       ${pct(below(heldOutScores), heldOutScores.length).padEnd(19)}${pct(below(answerableScores), answerableScores.length)}`,
+    );
+  }
+}
+await database.close();

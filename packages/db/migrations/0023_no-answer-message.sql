@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "no_answer_message" text DEFAULT '' NOT NULL;
