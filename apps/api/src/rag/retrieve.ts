@@ -29,12 +29,7 @@ const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map(
 /** The query's words and their lexemes per configuration in `used` (BM25_SQL's `q`); $1 application, $2 query. */
 const QUERY_TERMS = `
 cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
--- A hyphenated compound ("e-mail", "state-of-the-art") also yields its parts as words: it is
--- scored by its parts only, not counted again as a word of its own (decision 054). A word that
--- starts with a hyphen is a signed number ("IL-6" → "il", "-6") and stays.
-words AS (
-  SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w WHERE w !~ '.-'
-),
+words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
 stems AS (
   SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
   FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
@@ -80,6 +75,11 @@ WITH RECURSIVE used(ts_config) AS (
           WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
   FROM used WHERE used.ts_config IS NOT NULL
 ),${QUERY_TERMS},
+-- A hyphenated compound ("e-mail", "state-of-the-art") also yields its parts as words: it is
+-- scored by its parts only, not counted again as a word of its own (decision 054). A word that
+-- starts with a hyphen is a signed number ("IL-6" → "il", "-6") and stays. The copy's path drops
+-- the same words in JavaScript (isHyphenatedCompound).
+scored AS (SELECT * FROM q WHERE w !~ '.-'),
 stats AS MATERIALIZED (
   SELECT chunk_count::float8 AS n, greatest(token_total::float8 / greatest(chunk_count, 1), 1) AS avgdl
   FROM knowledge_index_stats WHERE application_id = $1
@@ -89,7 +89,7 @@ cap AS MATERIALIZED (
 ),
 sizes AS MATERIALIZED (
   SELECT q.w, sum(c.n) AS n
-  FROM q CROSS JOIN cap CROSS JOIN LATERAL (
+  FROM scored q CROSS JOIN cap CROSS JOIN LATERAL (
     SELECT count(*) AS n FROM (
       SELECT 1 FROM knowledge_postings k
       WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexeme
@@ -99,7 +99,7 @@ sizes AS MATERIALIZED (
   GROUP BY q.w
 ),
 kept AS (
-  SELECT q.* FROM q
+  SELECT q.* FROM scored q
   WHERE NOT EXISTS (SELECT 1 FROM sizes s CROSS JOIN cap WHERE s.w = q.w AND s.n > cap.c)
      OR NOT EXISTS (SELECT 1 FROM sizes s CROSS JOIN cap WHERE s.n <= cap.c)
 ),
@@ -159,7 +159,7 @@ export async function lexicalSearch(
     }>(TERMS_SQL, [applicationId, query, index.configs]);
     if (rows[0]?.version === index.version) {
       const terms = rows.flatMap((row) =>
-        row.w === null || row.ts_config === null || row.lexeme === null
+        row.w === null || row.ts_config === null || row.lexeme === null || isHyphenatedCompound(row.w)
           ? []
           : [{ w: row.w, ts_config: Number(row.ts_config), lexeme: row.lexeme }],
       );
@@ -171,6 +171,11 @@ export async function lexicalSearch(
   // After the query, so that on PGlite the build's first statement does not queue ahead of it.
   requestLexicalIndexBuild(database, applicationId);
   return ranked;
+}
+
+/** BM25_SQL's `scored`: a compound the query also has the parts of (a signed number is not one). */
+function isHyphenatedCompound(word: string): boolean {
+  return /.-/su.test(word);
 }
 
 /** BM25_SQL alone, never the cached copy: the reference the copy is checked against. */
