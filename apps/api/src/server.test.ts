@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, waitHealthy } from './testing/server-process.ts';
-import { parseEml, TEST_PASSWORD } from './testing/test-app.ts';
+import { firstOutboxMail, TEST_PASSWORD } from './testing/test-app.ts';
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -32,9 +32,7 @@ describe('the server process on embedded PGlite', () => {
     expect(
       (await post(port, '/api/register/', { email: 'proc@example.com', password: TEST_PASSWORD })).status,
     ).toBe(201);
-    const outbox = path.join(dataDir, 'outbox');
-    const [file] = fs.readdirSync(outbox);
-    const mail = parseEml(fs.readFileSync(path.join(outbox, file!), 'utf8'));
+    const mail = await firstOutboxMail(dataDir);
     // The subject is logged too (stdout is a pipe: give the line a moment to arrive).
     for (let i = 0; i < 50 && !first.output().includes('Verify your e-mail address'); i++) {
       await new Promise((r) => setTimeout(r, 100));

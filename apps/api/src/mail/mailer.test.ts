@@ -49,7 +49,8 @@ describe('e-mail over SMTP', () => {
       json: { email: 'smtp-user@example.com', password: TEST_PASSWORD },
     });
     expect(res.status).toBe(201);
-    expect(received).toHaveLength(1);
+    // Sent just after the response (decision 057).
+    await expect.poll(() => received.length).toBe(1);
     const [mail] = received;
     expect(mail!.from).toBe('hello@cairn.test');
     expect(mail!.to).toEqual(['smtp-user@example.com']);

@@ -34,10 +34,15 @@ export function createMailer(opts: {
   return {
     async send(to, mail) {
       const info = await transport.sendMail({ from: opts.from, to, ...mail });
+      // Written aside, then renamed into the outbox: whoever watches it never reads half a message.
+      const partialDir = `${opts.outboxDir}.partial`;
       await fs.mkdir(opts.outboxDir, { recursive: true });
+      await fs.mkdir(partialDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const file = path.join(opts.outboxDir, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      const name = `${stamp}-${randomUUID().slice(0, 8)}.eml`;
+      const file = path.join(opts.outboxDir, name);
+      await fs.writeFile(path.join(partialDir, name), info.message as Buffer, { mode: 0o600 });
+      await fs.rename(path.join(partialDir, name), file);
       opts.log.info({ to, subject: mail.subject, file }, 'mail written to outbox');
     },
     close: () => transport.close(),

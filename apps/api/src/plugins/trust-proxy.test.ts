@@ -16,11 +16,10 @@ const noBuild = '/nonexistent/cairn-web-build';
 
 beforeAll(async () => {
   const build = { rateLimits: DEFAULT_AUTH_RATE_LIMITS };
-  [plain, proxied, elsewhere] = await Promise.all([
-    startTestApp({ webBuildDir: noBuild }, build),
-    startTestApp({ trustProxy: ['127.0.0.1'], webBuildDir: noBuild }, build),
-    startTestApp({ trustProxy: ['10.0.0.0/8'], webBuildDir: noBuild }, build),
-  ]);
+  // One after another: three apps starting at once can outlast a plugin timeout on a busy machine.
+  plain = await startTestApp({ webBuildDir: noBuild }, build);
+  proxied = await startTestApp({ trustProxy: ['127.0.0.1'], webBuildDir: noBuild }, build);
+  elsewhere = await startTestApp({ trustProxy: ['10.0.0.0/8'], webBuildDir: noBuild }, build);
 });
 afterAll(() => Promise.all([plain?.close(), proxied?.close(), elsewhere?.close()]));
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseEml, TEST_PASSWORD } from '../testing/test-app.ts';
+import { firstOutboxMail, TEST_PASSWORD } from '../testing/test-app.ts';
 
 /**
  * Crash safety as a real process crash: the server runs as its own process (tsx), is killed with
@@ -100,8 +100,7 @@ describe('ingestion survives a crash', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email, username: email, password: TEST_PASSWORD }),
     });
-    const outbox = path.join(dataDir, 'outbox');
-    const mail = parseEml(fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), 'utf8'));
+    const mail = await firstOutboxMail(dataDir);
     const verifyToken = new URL(mail.links.find((l) => l.includes('verify-email'))!).searchParams.get(
       'token',
     );

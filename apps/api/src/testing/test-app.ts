@@ -190,6 +190,20 @@ export async function startTestApp(
   };
 }
 
+/**
+ * The first e-mail in a server process's DATA_DIR/outbox, waiting for it: account mail is sent just
+ * after the response (decision 057).
+ */
+export async function firstOutboxMail(dataDir: string): Promise<Mail> {
+  const outbox = path.join(dataDir, 'outbox');
+  for (let i = 0; i < 100; i++) {
+    const [file] = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : [];
+    if (file) return parseEml(fs.readFileSync(path.join(outbox, file), 'utf8'));
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No e-mail in ${outbox}`);
+}
+
 /** Enough of RFC 5322 + MIME to read our own messages: headers and the 7bit plain-text part. */
 export function parseEml(raw: string): Mail {
   const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';

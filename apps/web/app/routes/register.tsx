@@ -47,8 +47,8 @@ export default function Register({ actionData }: Route.ComponentProps) {
           </div>
           <CardTitle>Check your inbox</CardTitle>
           <CardDescription role="status">
-            We sent an e-mail with a link to <strong className="text-foreground">{registered}</strong>.
-            Verify your e-mail address before logging in.
+            We sent an e-mail with a link to <strong className="text-foreground">{registered}</strong>. Verify
+            your e-mail address before logging in.
           </CardDescription>
         </CardHeader>
         <CardFooter>

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, startServer, waitHealthy } from '../../testing/server-process.ts';
-import { parseEml, TEST_PASSWORD } from '../../testing/test-app.ts';
+import { firstOutboxMail, TEST_PASSWORD } from '../../testing/test-app.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 const children: ChildProcess[] = [];
@@ -36,8 +36,7 @@ describe('webhook deliveries across a kill -9', () => {
     await waitHealthy(port, first.exited);
     const email = 'hooks@example.com';
     expect((await call('POST', '/api/register/', { email, password: TEST_PASSWORD })).status).toBe(201);
-    const outbox = path.join(dataDir, 'outbox');
-    const mail = parseEml(fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), 'utf8'));
+    const mail = await firstOutboxMail(dataDir);
     const verifyToken = new URL(mail.links.find((l) => l.includes('verify-email'))!).searchParams.get(
       'token',
     );
