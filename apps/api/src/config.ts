@@ -32,6 +32,7 @@ export const ZEnv = z.object({
   NODE_ENV: z.string().optional(),
   SLACK_API_URL: z.url().default('https://slack.com/api'),
   TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
+  DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
 });
 
 export interface Config {
@@ -60,6 +61,8 @@ export interface Config {
   slackApiUrl: string;
   /** Telegram's Bot API root (grammY `apiRoot`): a proxy, a self-hosted Bot API server or a fake. */
   telegramApiUrl: string;
+  /** On SIGTERM/SIGINT, how long answers and jobs under way may finish before they are handed back. */
+  drainTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDev: e.NODE_ENV === 'development',
     slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+    drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
   };
 }
 

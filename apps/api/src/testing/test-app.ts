@@ -88,6 +88,7 @@ export async function startTestApp(
     // Nothing in a test reaches the real services: a test that talks to them starts a local fake.
     slackApiUrl: 'http://127.0.0.1:9',
     telegramApiUrl: 'http://127.0.0.1:9',
+    drainTimeoutMs: 30_000,
     ...overrides,
   };
   const app = await buildApp({
