@@ -252,6 +252,9 @@ describe('graceful drain', () => {
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(await refused.json()).toMatchObject({ code: 'unavailable' });
+    const page = await fetch(`${t.url}/applications`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('Cairn is restarting');
     await drained;
     for (const uuid of answers) {
       expect(await tab.finalOf(uuid)).toMatchObject({

@@ -44,8 +44,21 @@ export default fp(async function drainPlugin(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     if (!draining || request.url === HEALTH_PATH) return;
     reply.header('connection', 'close');
+    if (!request.url.startsWith('/api/') && request.headers.accept?.includes('text/html')) {
+      // A person opening a page (one process, no balancer): it loads again by itself.
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .type('text/html; charset=utf-8')
+        .send(RESTARTING_PAGE);
+    }
     throw new AppError('unavailable', 'The server is restarting. Try again in a moment.', undefined, {
       'retry-after': '1',
     });
   });
 });
+
+const RESTARTING_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><meta http-equiv="refresh" content="2">
+<title>Restarting…</title></head><body style="font-family:system-ui,sans-serif;margin:20vh auto;max-width:28rem;padding:0 1rem;text-align:center">
+<p>Cairn is restarting. This page loads again in a moment.</p></body></html>`;
