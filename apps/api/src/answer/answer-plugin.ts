@@ -86,7 +86,9 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
       };
     },
     drain(timeoutMs: number) {
-      drained ??= drainAnswers(timeoutMs);
+      closing = true;
+      // A process that runs no answer workers has nothing under way.
+      drained ??= opts.runWorkers ? drainAnswers(timeoutMs) : Promise.resolve({ finished: 0, handedBack: 0 });
       return drained;
     },
   });
