@@ -84,6 +84,7 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
     const firstBase = `http://127.0.0.1:${firstPort}`;
     const finishingBase = `http://127.0.0.1:${survivorPort}`;
 
+    progress(`${scenario}: up`);
     const user = await signUpOverHttp(firstBase, env.dataDir, `drain-${Date.now()}@example.com`);
     const app = await providerApplication(firstBase, user.token, modelUrl);
     // An undisturbed answer, for the extra wait.
@@ -106,6 +107,9 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
     for (let i = 0; i < 600 && !answers.every((a) => watch.runsSeen.get(a.uuid)?.has(0)); i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    progress(
+      `${scenario}: ${answers.filter((a) => watch.runsSeen.get(a.uuid)?.has(0)).length} streaming, stopping`,
+    );
     const stoppedAt = Date.now();
     first.child.kill(scenario.endsWith('kill') ? 'SIGKILL' : 'SIGTERM');
     let downMs = 0;
@@ -117,6 +121,7 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
       await waitHealthy(firstPort, again.exited, 300_000);
       downMs = Date.now() - stoppedAt;
     }
+    progress(`${scenario}: finishing`);
     await watch.allFinal(300_000).catch(() => {});
     watch.close();
     const completed = answers.filter((a) => a.final?.status === 'complete' && a.final.message === REPLY);
@@ -150,6 +155,9 @@ function serverEnv(
     DRAIN_TIMEOUT_SECONDS: String(drainSeconds),
   };
 }
+
+/** Where a run is, on stderr: a run takes minutes on a loaded machine. */
+const progress = (what: string) => console.error(`  … ${new Date().toISOString().slice(11, 19)} ${what}`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -104,8 +104,15 @@ export function watchAnswers(baseOf: () => string, token: string, app: string, a
     set.add(run);
     runsSeen.set(uuid, set);
   };
-  /** Reads the answers not yet seen final: what a tab does when its socket is back. */
-  async function catchUp() {
+  let catchingUp: Promise<void> | null = null;
+  /** Reads the answers not yet seen final: what a tab does when its socket is back. One at a time. */
+  function catchUp(): Promise<void> {
+    catchingUp ??= readUnfinished().finally(() => {
+      catchingUp = null;
+    });
+    return catchingUp;
+  }
+  async function readUnfinished() {
     for (const a of answers.filter((x) => !x.final)) {
       const room = await call<{ messages: TMessage[] }>(
         baseOf(),
