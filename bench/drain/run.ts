@@ -113,16 +113,22 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
     const stoppedAt = Date.now();
     first.child.kill(scenario.endsWith('kill') ? 'SIGKILL' : 'SIGTERM');
     let downMs = 0;
+    let settled = false;
     if (two) {
       base = finishingBase;
     } else {
       await first.exited;
       const again = startServer(serverEnv(env, firstPort, drainSeconds), children);
+      // Ended before the answers did (a crash, or a signal from elsewhere): say so, with its output.
+      void again.exited.then((how) => {
+        if (!settled) console.error(`restarted server ended early (${how}):\n${again.output().slice(-3000)}`);
+      });
       await waitHealthy(firstPort, again.exited, 300_000);
       downMs = Date.now() - stoppedAt;
     }
     progress(`${scenario}: finishing`);
     await watch.allFinal(300_000).catch(() => {});
+    settled = true;
     watch.close();
     const completed = answers.filter((a) => a.final?.status === 'complete' && a.final.message === REPLY);
     const longestExtra = Math.max(
