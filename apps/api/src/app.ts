@@ -32,6 +32,7 @@ import publicApiRoutes from './modules/public-api/routes.ts';
 import widgetPlugin from './modules/widget/widget-plugin.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
+import drainPlugin from './plugins/drain.ts';
 import errorsPlugin, { clientErrorHandler, frameworkErrorHandler } from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
@@ -121,6 +122,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(openapiPlugin);
   await app.register(authPlugin, { publicUrl: config.publicUrl });
   await app.register(jobsPlugin, { runWorkers: opts.runWorkers });
+  await app.register(drainPlugin);
   await app.register(realtimePlugin, { serveSockets: true });
 
   await app.register(healthRoutes);

@@ -87,6 +87,7 @@ export const ZEnv = z.object({
   TELEGRAM_API_URL: z.url().default('https://api.telegram.org'),
   SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().max(3650).default(365),
+  DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
 });
 
 export interface Config {
@@ -125,6 +126,8 @@ export interface Config {
   telegramApiUrl: string;
   /** A session unused this long ends; a session ends this long after sign-in whatever its use. */
   sessionLifetime: { idleMs: number; maxMs: number };
+  /** On SIGTERM/SIGINT, how long answers and jobs under way may finish before they are handed back. */
+  drainTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -176,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
     sessionLifetime: { idleMs: e.SESSION_IDLE_DAYS * DAY_MS, maxMs: e.SESSION_MAX_DAYS * DAY_MS },
+    drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
   };
 }
 

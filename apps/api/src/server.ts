@@ -28,9 +28,14 @@ async function main() {
 
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      // A second signal: stop now. What was under way is taken again once its lease runs out.
+      app.log.warn({ signal }, 'stopping at once');
+      process.exit(1);
+    }
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await app.lifecycle.drain(config.drainTimeoutMs);
     await app.close();
     await database.close();
     process.exit(0);

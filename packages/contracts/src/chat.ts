@@ -55,6 +55,8 @@ export interface TAnswerMetadata {
   finish_reason?: 'length';
   /** What the public API's request asked of this answer beyond the application's settings. */
   request?: unknown;
+  /** Times the answer was started again because the server writing it stopped (decision 052). */
+  resumes?: number;
 }
 
 /**

@@ -13,7 +13,7 @@ import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
 import { passageSimilarity } from '../rag/passage-similarity.ts';
 import { termStatistics } from '../rag/term-statistics.ts';
 import type { Passage } from '../rag/types.ts';
-import { type AnswerTarget, answerRequestOf, INTERRUPTED_ERROR } from './answer-queue.ts';
+import { type AnswerTarget, answerRequestOf } from './answer-queue.ts';
 import { buildPrompt } from './build-prompt.ts';
 import { citedSources } from './citations.ts';
 import { loadTokenCounter } from './count-tokens.ts';
@@ -40,8 +40,11 @@ export interface AnswerDeps {
   resolveTextModel(database: Database, ownerId: number, ref: TLlmModel): Promise<TextModel>;
 }
 
-/** Why a run was aborted: the user pressed stop, the model went silent, or the process is stopping. */
-export type AbortReason = 'stop' | 'timeout' | 'shutdown';
+/**
+ * Why a run was aborted: the user pressed stop, the model went silent, or the run was handed back
+ * (its process is stopping, or lost its lease): then this run writes nothing more, the queue has it.
+ */
+export type AbortReason = 'stop' | 'timeout' | 'handoff';
 
 export interface AnswerRun {
   app: FastifyInstance;
@@ -193,6 +196,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   const metadata: TAnswerMetadata = {
     ...(typeof answer.metadata.reply_to === 'string' && { reply_to: answer.metadata.reply_to }),
     ...(answer.metadata.request !== undefined && { request: answer.metadata.request }),
+    ...(typeof answer.metadata.resumes === 'number' && { resumes: answer.metadata.resumes }),
     model: { uuid: ref.uuid, name: ref.name, provider: ref.provider },
   };
 
@@ -341,6 +345,11 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   } catch (error) {
     const reason =
       error instanceof AbortedError ? error.reason : (controller.signal.reason as AbortReason | undefined);
+    if (controller.signal.aborted && reason === 'handoff') {
+      clearTimeout(idle);
+      await Promise.resolve(flushing).catch(() => {});
+      return;
+    }
     if (controller.signal.aborted && reason === 'stop') {
       status = 'stopped';
     } else {
@@ -348,9 +357,6 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       if (reason === 'timeout') {
         metadata.error = `The model sent nothing for ${Math.round(run.idleTimeoutMs / 1000)} seconds, so the answer was stopped.`;
         metadata.error_kind = 'timeout';
-      } else if (reason === 'shutdown') {
-        metadata.error = INTERRUPTED_ERROR;
-        metadata.error_kind = 'interrupted';
       } else if ((error as Error).cause === 'retrieval') {
         metadata.error = (error as Error).message;
         metadata.error_kind = 'retrieval';

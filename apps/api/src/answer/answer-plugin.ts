@@ -4,13 +4,16 @@ import { publishMessageUpdated } from '../modules/chatrooms/publish-chat-event.t
 import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
 import { type AbortReason, type AnswerDeps, answerMessage } from './answer-message.ts';
 import {
+  ANSWER_HEARTBEAT_MS,
   ANSWER_KICK_CHANNEL,
-  ANSWER_LEASE_SECONDS,
   ANSWER_STOP_CHANNEL,
+  type AnswerRunKey,
   type AnswerTarget,
-  failAbandonedAnswers,
+  handBackAnswers,
   renewLeases,
+  resumeAbandonedAnswers,
   takePendingAnswers,
+  wakeAnswerWorkers,
 } from './answer-queue.ts';
 
 export interface AnswerOptions {
@@ -22,7 +25,7 @@ export interface AnswerOptions {
   idleTimeoutMs?: number;
   /** Fallback poll for pending answers whose wake-up was missed (another process down, a lost NOTIFY). */
   pollIntervalMs?: number;
-  /** How often leases are renewed and abandoned answers (their process died) are ended. */
+  /** How often leases are renewed and abandoned answers (their process died) are started again. */
   leaseCheckMs?: number;
 }
 
@@ -37,6 +40,11 @@ declare module 'fastify' {
     answers: {
       /** A free answer slot of this process, or null (all busy, stopping, or not an answer worker). */
       reserve(): AnswerSlot | null;
+      /**
+       * Graceful drain: takes no new answer; lets the ones streaming finish for up to `timeoutMs`,
+       * then hands the rest back to the queue (new runs, for any process). Says what became of them.
+       */
+      drain(timeoutMs: number): Promise<{ finished: number; handedBack: number }>;
     };
   }
 }
@@ -50,12 +58,14 @@ declare module 'fastify' {
 export default fp(async function answerPlugin(app: FastifyInstance, opts: AnswerOptions) {
   const concurrency = opts.concurrency ?? 64;
   const idleTimeoutMs = opts.idleTimeoutMs ?? 90_000;
-  const active = new Map<string, { controller: AbortController; messageId: number }>();
+  const active = new Map<string, Running>();
   /** Slots in use: reserved or answering. */
   let used = 0;
-  let draining = false;
+  let taking = false;
   let again = false;
+  /** Set once the process stops: no answer is taken any more. */
   let closing = false;
+  let drained: Promise<{ finished: number; handedBack: number }> | undefined;
 
   app.decorate('answers', {
     reserve(): AnswerSlot | null {
@@ -75,6 +85,12 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
         },
       };
     },
+    drain(timeoutMs: number) {
+      closing = true;
+      // A process that runs no answer workers has nothing under way.
+      drained ??= opts.runWorkers ? drainAnswers(timeoutMs) : Promise.resolve({ finished: 0, handedBack: 0 });
+      return drained;
+    },
   });
   if (!opts.runWorkers) return;
 
@@ -82,25 +98,25 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
   function start(target: AnswerTarget) {
     const key = `${target.answer.id}:${target.answer.run}`;
     const controller = new AbortController();
-    active.set(key, { controller, messageId: target.answer.id });
-    if (closing) controller.abort('shutdown' satisfies AbortReason);
-    answerMessage({ app, deps: opts.deps, controller, idleTimeoutMs }, target)
-      // The lease is no longer renewed, so the answer ends as interrupted: it does not hang.
+    const done = answerMessage({ app, deps: opts.deps, controller, idleTimeoutMs }, target)
+      // The lease is no longer renewed, so the answer is started again elsewhere: it does not hang.
       .catch((err: unknown) => app.log.error({ err, messageId: target.answer.id }, 'answer failed'))
       .finally(() => {
         active.delete(key);
         used--;
-        void drain();
+        void take();
       });
+    active.set(key, { controller, run: { id: target.answer.id, run: target.answer.run }, done });
   }
 
-  async function drain() {
+  /** Takes pending answers into the free slots. */
+  async function take() {
     if (closing) return;
-    if (draining) {
+    if (taking) {
       again = true;
       return;
     }
-    draining = true;
+    taking = true;
     try {
       do {
         again = false;
@@ -120,50 +136,113 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
     } catch (err) {
       app.log.error({ err }, 'taking pending answers failed');
     } finally {
-      draining = false;
+      taking = false;
     }
   }
 
-  async function checkLeases() {
+  /** The heartbeat: renew this process's leases, start again the answers of processes that died. */
+  async function checkLeases(options: { all?: boolean } = {}) {
     try {
-      await renewLeases(
-        app,
-        [...active.values()].map((a) => a.messageId),
+      const mine = [...active.values()];
+      const held = new Set(
+        (
+          await renewLeases(
+            app,
+            mine.map((a) => a.run),
+          )
+        ).map((r) => `${r.id}:${r.run}`),
       );
-      for (const { application, chatroom, answer } of await failAbandonedAnswers(app)) {
-        app.log.warn({ messageId: answer.id }, 'answer abandoned by its process; ended as interrupted');
+      // A run whose lease ran out meanwhile (a stall longer than the lease) now belongs to the queue.
+      for (const a of mine) {
+        const key = `${a.run.id}:${a.run.run}`;
+        if (!held.has(key) && active.get(key) === a) a.controller.abort('handoff' satisfies AbortReason);
+      }
+      const { failed, resumed } = await resumeAbandonedAnswers(app, options);
+      for (const { application, chatroom, answer } of resumed) {
+        app.log.warn(
+          { messageId: answer.id, run: answer.run },
+          'answer abandoned by its process; started again',
+        );
+        await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
+      }
+      for (const { application, chatroom, answer } of failed) {
+        app.log.warn({ messageId: answer.id }, 'answer abandoned too many times; ended as interrupted');
         await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
         await emitMessageCreated(app, { application, chatroom }, answer);
       }
+      if (resumed.length) void take();
     } catch (err) {
       app.log.error({ err }, 'checking answer leases failed');
     }
   }
 
-  const unlistenKick = await app.database.listen(ANSWER_KICK_CHANNEL, () => void drain());
+  async function drainAnswers(timeoutMs: number) {
+    closing = true;
+    clearInterval(poll);
+    const streaming = active.size;
+    const deadline = Date.now() + timeoutMs;
+    // Leases are still renewed (the heartbeat runs on) while the answers finish.
+    while (active.size && Date.now() < deadline) {
+      await Promise.race([
+        Promise.all([...active.values()].map((a) => a.done)),
+        new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now()))),
+      ]);
+    }
+    let handedBack = 0;
+    // Again while a slot reserved before the drain started its answer meanwhile.
+    while (active.size) handedBack += await handBack([...active.values()]);
+    clearInterval(heartbeat);
+    if (streaming) app.log.info({ finished: streaming - handedBack, handedBack }, 'answers drained');
+    return { finished: streaming - handedBack, handedBack };
+  }
+
+  /** Stops these runs and puts their answers back in the queue, for any process to take. */
+  async function handBack(left: Running[]): Promise<number> {
+    for (const a of left) a.controller.abort('handoff' satisfies AbortReason);
+    await Promise.all(left.map((a) => a.done));
+    try {
+      const rows = await handBackAnswers(
+        app,
+        left.map((a) => a.run),
+      );
+      for (const { application, chatroom, answer } of rows) {
+        await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
+      }
+      if (rows.length) await wakeAnswerWorkers(app);
+      return rows.length;
+    } catch (err) {
+      // Their leases run out and any process (this one after a restart) starts them again.
+      app.log.error({ err }, 'handing answers back failed');
+      return 0;
+    }
+  }
+
+  const unlistenKick = await app.database.listen(ANSWER_KICK_CHANNEL, () => void take());
   const unlistenStop = await app.database.listen(ANSWER_STOP_CHANNEL, (key) => {
     active.get(key)?.controller.abort('stop' satisfies AbortReason);
   });
-  const poll = setInterval(() => void drain(), opts.pollIntervalMs ?? 2000);
+  const poll = setInterval(() => void take(), opts.pollIntervalMs ?? 2000);
   poll.unref();
-  const leases = setInterval(
-    () => void checkLeases(),
-    opts.leaseCheckMs ?? (ANSWER_LEASE_SECONDS * 1000) / 3,
-  );
-  leases.unref();
+  const heartbeat = setInterval(() => void checkLeases(), opts.leaseCheckMs ?? ANSWER_HEARTBEAT_MS);
+  heartbeat.unref();
   app.addHook('onReady', async () => {
-    await checkLeases();
-    void drain();
+    // With PGlite the data directory is locked to this process: an answer still streaming was
+    // left by a process that died, and is started again at once rather than after its lease.
+    await checkLeases({ all: app.database.kind === 'pglite' });
+    void take();
   });
 
   app.addHook('preClose', async () => {
-    closing = true;
-    clearInterval(poll);
-    clearInterval(leases);
+    // Without a drain first (tests, or a second signal), what is streaming is handed back at once.
+    await app.answers.drain(0);
     await unlistenKick();
     await unlistenStop();
-    // Answers in flight end as failed with a reason, never as a conversation that hangs.
-    for (const { controller } of active.values()) controller.abort('shutdown' satisfies AbortReason);
-    for (let i = 0; i < 100 && used > 0; i++) await new Promise((r) => setTimeout(r, 20));
   });
 });
+
+interface Running {
+  controller: AbortController;
+  run: AnswerRunKey;
+  /** Settles when the run has ended, whatever way. */
+  done: Promise<void>;
+}

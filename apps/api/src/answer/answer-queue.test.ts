@@ -3,7 +3,7 @@ import { buildApp } from '../app.ts';
 import { openChatSocket, until } from '../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { INTERRUPTED_ERROR } from './answer-queue.ts';
+import { INTERRUPTED_ERROR, MAX_ANSWER_RESUMES } from './answer-queue.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -175,34 +175,116 @@ describe('answer queue', () => {
     expect(await leaseOf()).toBeNull();
   });
 
-  it('ends an answer whose process died (lease run out) as interrupted, with an event', async () => {
+  it('starts again, as a new run, an answer whose process died (lease run out), with an event', async () => {
     const t = await started({}, { answer: { leaseCheckMs: 50 } });
     const owner = await t.signUp();
     const app = await newApplication(t, owner.token);
     const tab = await openChatSocket(t.url, owner.token);
     cleanups.push(async () => tab.close());
-    const stored = await t.call('POST', `/api/applications/${app}/chatrooms/send-message/`, {
-      token: owner.token,
-      json: {
-        chatroom_identifier: 'new_chat',
-        message: 'For the visitor',
-        sender_identifier: `reg_${owner.user.id}`,
-        metadata: { source: 'web' },
-        send_to_user: true,
-      },
-    });
+    const question = await ask(t, owner, app, 'What is the warranty of the X200?');
+    await tab.finalOf(question.body.answer.uuid);
     // What a process killed mid-answer leaves behind: a streaming answer nobody renews.
     const { rows } = await t.database.query<{ uuid: string }>(
-      `INSERT INTO messages (chatroom_id, sender_identifier, message, status, lease_until)
-       SELECT id, 'assistant', 'Half an ans', 'streaming', now() - interval '1 second'
+      `INSERT INTO messages (chatroom_id, sender_identifier, message, status, run, lease_until, metadata)
+       SELECT id, 'assistant', 'Half an ans', 'streaming', 2, now() - interval '1 second',
+              jsonb_build_object('reply_to', $2::text)
        FROM chatrooms WHERE uuid = $1 RETURNING uuid`,
-      [stored.body.chatroom.uuid],
+      [question.body.chatroom.uuid, question.body.message.uuid],
     );
     const answer = await tab.finalOf(rows[0]!.uuid);
     expect(answer).toMatchObject({
+      status: 'complete',
+      run: 3,
+      message: NOT_COVERED_ANSWER,
+      metadata: { reply_to: question.body.message.uuid, resumes: 1 },
+    });
+    // Clients saw the answer restart in place: an empty new run before its text.
+    const restarted = tab.events.find(
+      (e) => e.kind === 'updated' && e.message.uuid === rows[0]!.uuid && e.message.run === 3,
+    );
+    expect(restarted).toMatchObject({ message: { status: 'pending', message: '' } });
+  });
+
+  it('gives up, as failed with a reason, an answer whose process died too many times', async () => {
+    const t = await started({}, { answer: { leaseCheckMs: 50 } });
+    const owner = await t.signUp();
+    const app = await newApplication(t, owner.token);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+    const question = await ask(t, owner, app, 'A question');
+    await tab.finalOf(question.body.answer.uuid);
+    const { rows } = await t.database.query<{ uuid: string }>(
+      `INSERT INTO messages (chatroom_id, sender_identifier, message, status, lease_until, metadata)
+       SELECT id, 'assistant', 'Half an ans', 'streaming', now() - interval '1 second',
+              jsonb_build_object('resumes', $2::int)
+       FROM chatrooms WHERE uuid = $1 RETURNING uuid`,
+      [question.body.chatroom.uuid, MAX_ANSWER_RESUMES],
+    );
+    expect(await tab.finalOf(rows[0]!.uuid)).toMatchObject({
       status: 'failed',
       message: 'Half an ans',
       metadata: { error: INTERRUPTED_ERROR, error_kind: 'interrupted' },
     });
+  });
+});
+
+describe('graceful drain', () => {
+  async function slowSetup(chunkDelayMs: number) {
+    const fake = await startFakeOpenAI({
+      models: ['slow-chat'],
+      reply: 'w '.repeat(20).trim(),
+      chunkDelayMs,
+    });
+    cleanups.push(() => fake.close());
+    const t = await startTestApp();
+    const owner = await t.signUp();
+    const app = await providerApplication(t, owner.token, fake);
+    const tab = await openChatSocket(t.url, owner.token);
+    const answers: string[] = [];
+    for (let i = 0; i < 3; i++) answers.push((await ask(t, owner, app, `Question ${i}`)).body.answer.uuid);
+    await until(() => answers.every((uuid) => tab.streamedText(uuid).length > 0));
+    return { t, tab, answers, owner };
+  }
+
+  it('lets the answers under way finish, refusing new requests meanwhile', async () => {
+    const { t, tab, answers } = await slowSetup(30);
+    const drained = t.app.lifecycle.drain(30_000);
+    const health = await fetch(`${t.url}/api/health/`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: 'draining' });
+    const refused = await fetch(`${t.url}/api/me/`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(await refused.json()).toMatchObject({ code: 'unavailable' });
+    const page = await fetch(`${t.url}/applications`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(503);
+    expect(await page.text()).toContain('Cairn is restarting');
+    await drained;
+    for (const uuid of answers) {
+      expect(await tab.finalOf(uuid)).toMatchObject({
+        status: 'complete',
+        run: 0,
+        message: 'w '.repeat(20).trim(),
+      });
+    }
+    tab.close();
+    await t.close();
+  });
+
+  it('hands back, as new pending runs, the answers still running when the time is up', async () => {
+    const { t, tab, answers } = await slowSetup(400);
+    await t.app.lifecycle.drain(0);
+    await until(() =>
+      answers.every((uuid) =>
+        tab.events.some((e) => e.kind === 'updated' && e.message.uuid === uuid && e.message.run === 1),
+      ),
+    );
+    const { rows } = await t.database.query<{ status: string; run: number; message: string }>(
+      'SELECT status, run, message FROM messages WHERE uuid = ANY($1::uuid[])',
+      [answers],
+    );
+    expect(rows).toEqual(answers.map(() => ({ status: 'pending', run: 1, message: '' })));
+    tab.close();
+    await t.close();
   });
 });

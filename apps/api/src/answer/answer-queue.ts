@@ -1,5 +1,5 @@
 import { applications, chatrooms, messages } from '@cairn/db/schema';
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ChatTurn } from '../models/types.ts';
 import type { ApplicationRow } from '../modules/applications/serialize-application.ts';
@@ -9,17 +9,24 @@ import type { ChatroomRow, MessageRow } from '../modules/chatrooms/serialize-cha
  * The answer queue is the `messages` table itself: an answer is `pending` until a process takes it
  * and `streaming` while one holds its lease. The process that stores a question takes its answer at
  * once when it has a free answer slot (no queue round trip before the first token); otherwise a
- * NOTIFY wakes the answer workers, which take pending answers with SKIP LOCKED. A lease that runs
- * out (the process died) ends the answer as interrupted, so a conversation never hangs.
+ * NOTIFY wakes the answer workers, which take pending answers with SKIP LOCKED. A process that stops
+ * hands its unfinished answers back; a lease that runs out (the process died) puts the answer back
+ * in the queue as a new run (decision 052), so a conversation never hangs and never loses an answer.
  */
 export const ANSWER_KICK_CHANNEL = 'cairn_answer_kick';
 /** NOTIFY channel carrying `<messageId>:<run>` of an answer to abort, wherever it streams. */
 export const ANSWER_STOP_CHANNEL = 'cairn_answer_stop';
-/** How long a taken answer stays taken without its process renewing the lease. */
-export const ANSWER_LEASE_SECONDS = 30;
+/**
+ * How long a taken answer stays taken without its process renewing the lease: what a visitor waits,
+ * at most, before another process starts the answer again after a crash.
+ */
+export const ANSWER_LEASE_SECONDS = 10;
+/** How often a process renews its leases and looks for abandoned answers: a quarter of the lease. */
+export const ANSWER_HEARTBEAT_MS = (ANSWER_LEASE_SECONDS * 1000) / 4;
+/** Times an answer is started again after its process died, before it is given up as failed. */
+export const MAX_ANSWER_RESUMES = 3;
 
-export const INTERRUPTED_ERROR =
-  'The answer was interrupted because the server stopped. Regenerate it to try again.';
+export const INTERRUPTED_ERROR = `The answer was interrupted ${MAX_ANSWER_RESUMES + 1} times because its server stopped while writing it. Regenerate it to try again.`;
 
 /**
  * What shapes one answer beyond the application's settings: the public API's request. Kept in the
@@ -108,18 +115,70 @@ export async function takePendingAnswers(app: FastifyInstance, limit: number): P
     .orderBy(messages.id);
 }
 
-/** Extends the leases of the answers this process is streaming. */
-export async function renewLeases(app: FastifyInstance, messageIds: number[]): Promise<void> {
-  if (!messageIds.length) return;
-  await app.db
-    .update(messages)
-    .set({ leaseUntil: leaseEnd() })
-    .where(and(inArray(messages.id, messageIds), eq(messages.status, 'streaming')));
+/** One run of an answer: what a lease, a hand-back and a stop name. */
+export interface AnswerRunKey {
+  id: number;
+  run: number;
 }
 
-/** Ends answers whose process died (lease run out) as failed; returns them for their `updated` events. */
-export async function failAbandonedAnswers(app: FastifyInstance) {
-  const abandoned = await app.db
+const isRun = (keys: AnswerRunKey[]) =>
+  or(...keys.map((k) => and(eq(messages.id, k.id), eq(messages.run, k.run))));
+
+/**
+ * Extends the leases of the runs this process is streaming; returns those it still holds (a run it
+ * lost, given to another process after a stall, is aborted by the caller: its writes would be ignored).
+ */
+export async function renewLeases(app: FastifyInstance, runs: AnswerRunKey[]): Promise<AnswerRunKey[]> {
+  if (!runs.length) return [];
+  return app.db
+    .update(messages)
+    .set({ leaseUntil: leaseEnd() })
+    .where(and(isRun(runs), eq(messages.status, 'streaming')))
+    .returning({ id: messages.id, run: messages.run });
+}
+
+/** An answer started again from its question: a new, empty run, queued; its question and request kept. */
+const restartedAnswer = (resumes: SQL) =>
+  ({
+    run: sql`${messages.run} + 1`,
+    status: 'pending',
+    message: '',
+    leaseUntil: null,
+    metadata: sql`jsonb_strip_nulls(jsonb_build_object(
+      'reply_to', ${messages.metadata}->'reply_to',
+      'request', ${messages.metadata}->'request',
+      'resumes', ${resumes}))`,
+    updatedAt: sql`now()`,
+  }) as const;
+
+const resumesOf = sql`coalesce((${messages.metadata}->>'resumes')::int, 0)`;
+
+/**
+ * Puts back in the queue the runs a stopping process did not finish (graceful drain): each becomes a
+ * new run of the same answer, `pending`, for any process to take. Not counted as a resume: the
+ * answer did nothing wrong. Returns the rows, for their `updated` events.
+ */
+export async function handBackAnswers(app: FastifyInstance, runs: AnswerRunKey[]) {
+  if (!runs.length) return [];
+  const rows = await app.db
+    .update(messages)
+    .set(restartedAnswer(sql`nullif(${resumesOf}, 0)`))
+    .where(and(isRun(runs), eq(messages.status, 'streaming')))
+    .returning();
+  return withRooms(app, rows);
+}
+
+/**
+ * Answers whose process died (lease run out; with `all`, every one still streaming: on PGlite at
+ * start-up no other process can hold one) are started again as a new run, up to
+ * `MAX_ANSWER_RESUMES` times, then failed with a reason. Returns both, for their events.
+ */
+export async function resumeAbandonedAnswers(app: FastifyInstance, options: { all?: boolean } = {}) {
+  const abandoned = and(
+    eq(messages.status, 'streaming'),
+    options.all ? undefined : or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
+  );
+  const failed = await app.db
     .update(messages)
     .set({
       status: 'failed',
@@ -127,14 +186,19 @@ export async function failAbandonedAnswers(app: FastifyInstance) {
       metadata: sql`${messages.metadata} || ${JSON.stringify({ error: INTERRUPTED_ERROR, error_kind: 'interrupted' })}::jsonb`,
       updatedAt: sql`now()`,
     })
-    .where(
-      and(
-        eq(messages.status, 'streaming'),
-        or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
-      ),
-    )
+    .where(and(abandoned, sql`${resumesOf} >= ${MAX_ANSWER_RESUMES}`))
     .returning();
-  if (!abandoned.length) return [];
+  const resumed = await app.db
+    .update(messages)
+    .set(restartedAnswer(sql`${resumesOf} + 1`))
+    .where(and(abandoned, sql`${resumesOf} < ${MAX_ANSWER_RESUMES}`))
+    .returning();
+  return { failed: await withRooms(app, failed), resumed: await withRooms(app, resumed) };
+}
+
+/** Answers with their chatroom and application, as events and webhooks need them. */
+async function withRooms(app: FastifyInstance, answers: MessageRow[]) {
+  if (!answers.length) return [];
   const rooms = await app.db
     .select({ chatroom: chatrooms, application: applications })
     .from(chatrooms)
@@ -142,11 +206,11 @@ export async function failAbandonedAnswers(app: FastifyInstance) {
     .where(
       inArray(
         chatrooms.id,
-        abandoned.map((m) => m.chatroomId),
+        answers.map((m) => m.chatroomId),
       ),
     );
   const byRoom = new Map(rooms.map((r) => [r.chatroom.id, r]));
-  return abandoned.flatMap((answer) => {
+  return answers.flatMap((answer) => {
     const room = byRoom.get(answer.chatroomId);
     return room ? [{ ...room, answer }] : [];
   });

@@ -2,6 +2,8 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
+  /** A fixed `Message-ID` (`<…@host>`), so a copy sent again after a crash can be dropped. */
+  messageId?: string;
 }
 
 const escapeHtml = (s: string) =>

@@ -19,6 +19,11 @@ declare module 'fastify' {
         options: PgBoss.WorkOptions,
         handler: (jobs: PgBoss.Job<T>[]) => Promise<void>,
       ): Promise<void>;
+      /**
+       * Fetches no more jobs and waits up to `timeoutMs` for those under way; pg-boss then fails the
+       * rest, which their retry policy or their row's lease and sweep bring back (decision 052).
+       */
+      drain(timeoutMs: number): Promise<void>;
     };
   }
 }
@@ -36,6 +41,9 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
   });
   boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
   await boss.start();
+  // Our connection is closed by its owner: pg-boss must leave it open (jobs are still sent while
+  // the answers under way finish). A second stop, after a drain, does nothing.
+  const stop = (timeout: number) => boss.stop({ graceful: true, timeout, wait: true, close: false });
   const created = new Set<string>();
   async function ensureQueue(name: string) {
     if (created.has(name)) return;
@@ -61,8 +69,9 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
         if (workerId && jobs.length === (workOptions.batchSize ?? 1)) boss.notifyWorker(workerId);
       });
     },
+    drain: stop,
   });
   app.addHook('onClose', async () => {
-    await boss.stop({ graceful: true, timeout: 5000, wait: true });
+    await stop(5000);
   });
 });

@@ -45,6 +45,8 @@ export interface IngestDeps {
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Resolves when a worker may run its next statement (requests adding knowledge go first). */
   waitForRequests(): Promise<void>;
+  /** The leases this process's workers hold now: handed back when the process stops (`handBackItems`). */
+  leases: Set<string>;
 }
 
 /** The job's payload: only the id; everything else is read fresh from the row. */
@@ -81,6 +83,17 @@ export async function ingestItem(deps: IngestDeps, itemId: number): Promise<void
     .returning();
   // Deleted, or already taken by another job for the same item: nothing to do.
   if (!claimed) return;
+  deps.leases.add(lease);
+  try {
+    await ingestClaimedItem(deps, claimed, lease);
+  } finally {
+    deps.leases.delete(lease);
+  }
+}
+
+async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: string): Promise<void> {
+  const { db } = deps.database;
+  const itemId = claimed.id;
   const [app] = await db
     .select({ uuid: applications.uuid, ownerId: applications.ownerId, llmModels: applications.llmModels })
     .from(applications)
@@ -216,6 +229,7 @@ async function ingestSmallItems(deps: IngestDeps, itemIds: number[]): Promise<Se
     .returning();
   if (claimed.length === 0) return new Set();
   const ids = claimed.map((row) => row.id);
+  deps.leases.add(lease);
   const heartbeat = setInterval(() => {
     db.update(knowledgeItems)
       .set({ heartbeatAt: sql`now()` })
@@ -247,6 +261,7 @@ async function ingestSmallItems(deps: IngestDeps, itemIds: number[]): Promise<Se
     }
   } finally {
     clearInterval(heartbeat);
+    deps.leases.delete(lease);
   }
   return new Set(ids);
 }
@@ -437,6 +452,38 @@ async function handleFailure(
   });
   // A failed item is not searchable: whatever an earlier run indexed goes (unless another run took over).
   if (failed) await deleteItemChunks(deps.database, ctx.itemId).catch(() => {});
+}
+
+/**
+ * Puts back in the queue the items a stopping process is still working on (their leases), with a
+ * new job each; the attempt is not counted, the item did nothing wrong. Its worker's later writes
+ * are ignored (they are conditional on the lease). Decision 052.
+ */
+export async function handBackItems(deps: IngestDeps, leases: string[]): Promise<number> {
+  if (!leases.length) return 0;
+  const { db } = deps.database;
+  const rows = await db
+    .update(knowledgeItems)
+    .set({
+      status: 'queued',
+      progress: 0,
+      lease: null,
+      attempts: sql`greatest(${knowledgeItems.attempts} - 1, 0)`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(inArray(knowledgeItems.lease, leases), eq(knowledgeItems.status, 'processing')))
+    .returning();
+  if (!rows.length) return 0;
+  await deps.enqueue(rows.map((row) => row.id));
+  const apps = await db
+    .select({ id: applications.id, uuid: applications.uuid, ownerId: applications.ownerId })
+    .from(applications)
+    .where(inArray(applications.id, [...new Set(rows.map((row) => row.applicationId))]));
+  for (const row of rows) {
+    const app = apps.find((a) => a.id === row.applicationId);
+    if (app) await deps.publish({ ownerId: app.ownerId, applicationUuid: app.uuid }, row);
+  }
+  return rows.length;
 }
 
 /**

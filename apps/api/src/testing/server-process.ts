@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEml, TEST_PASSWORD } from './test-app.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -47,8 +49,8 @@ export function startServer(env: Record<string, string>, started: ChildProcess[]
 }
 
 /** Waits until `/api/health/` answers, or fails at once if the process ends first. */
-export async function waitHealthy(port: number, exited: Promise<unknown>) {
-  const deadline = Date.now() + 60_000;
+export async function waitHealthy(port: number, exited: Promise<unknown>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
   let gone = false;
   void exited.then(() => {
     gone = true;
@@ -62,4 +64,32 @@ export async function waitHealthy(port: number, exited: Promise<unknown>) {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error('server did not become healthy');
+}
+
+/**
+ * A verified account on a server process, as a person makes one: register, the link in the e-mail
+ * it wrote to `DATA_DIR/outbox`, sign in. Returns the token and the user's sender identifier.
+ */
+export async function signUpOverHttp(base: string, dataDir: string, email: string) {
+  const post = (p: string, body: unknown) =>
+    fetch(base + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const registered = await post('/api/register/', { email, password: TEST_PASSWORD });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
+  const outbox = path.join(dataDir, 'outbox');
+  const mail = fs
+    .readdirSync(outbox)
+    .map((f) => parseEml(fs.readFileSync(path.join(outbox, f), 'utf8')))
+    .find((m) => m.to.includes(email));
+  const link = mail?.links.find((l) => l.includes('verify-email'));
+  if (!link) throw new Error(`no verification e-mail to ${email}`);
+  await post('/api/verify-email/', { token: new URL(link).searchParams.get('token') });
+  const login = (await (await post('/api/login/', { email, password: TEST_PASSWORD })).json()) as {
+    token: string;
+    user: { id: number };
+  };
+  return { token: login.token, sender: `reg_${login.user.id}` };
 }

@@ -96,6 +96,7 @@ export async function startTestApp(
     slackApiUrl: 'http://127.0.0.1:9',
     telegramApiUrl: 'http://127.0.0.1:9',
     sessionLifetime: { idleMs: 30 * 24 * 3600 * 1000, maxMs: 365 * 24 * 3600 * 1000 },
+    drainTimeoutMs: 30_000,
     ...overrides,
   };
   const app = await buildApp({

@@ -58,7 +58,7 @@ export const messages = pgTable(
     status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('complete'),
     run: integer('run').notNull().default(0),
     feedback: text('feedback', { enum: MESSAGE_FEEDBACK }),
-    /** While `streaming`: the answering process renews this; once past, the answer is failed as interrupted. */
+    /** While `streaming`: the answering process renews this; once past, the answer is started again (decision 052). */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
     ...timestamps,
   },

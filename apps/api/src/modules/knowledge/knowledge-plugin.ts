@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
   HEARTBEAT_MS,
+  handBackItems,
   INGEST_QUEUE,
   type IngestDeps,
   type IngestJob,
@@ -101,6 +102,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
     waitForRequests: intake.idle,
+    leases: new Set(),
   };
   app.decorate('knowledge', { files, enqueue, deps, intake });
 
@@ -125,7 +127,16 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     recoverStalledItems(deps).catch((err: unknown) => app.log.error({ err }, 'knowledge recovery failed'));
   }, HEARTBEAT_MS * 3);
   reaper.unref();
-  app.addHook('onClose', async () => clearInterval(reaper));
+  // After the drain (the jobs had their time to finish): what is still ingesting goes back to the
+  // queue now, rather than when its heartbeat is found stale.
+  app.addHook('preClose', async () => {
+    clearInterval(reaper);
+    const handedBack = await handBackItems(deps, [...deps.leases]).catch((err: unknown) => {
+      app.log.error({ err }, 'handing knowledge items back failed');
+      return 0;
+    });
+    if (handedBack) app.log.info({ handedBack }, 'knowledge items handed back');
+  });
 });
 
 /**

@@ -1,6 +1,6 @@
 import { NOTIFICATION_EVENT_LABELS, type TNotificationEvent } from '@cairn/contracts/notifications';
 import { chatroomViews, notifications, users } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { notificationMail } from './notification-mail.ts';
 import { getProfile } from './profile.ts';
@@ -66,6 +66,17 @@ export async function runEmailJob(app: FastifyInstance, job: EmailJob): Promise<
   }
 }
 
+/** How long a claimed e-mail is left to its sender before a later job sends it again (it died). */
+export const EMAIL_SEND_LEASE_MS = 5 * 60_000;
+
+/**
+ * The same for every send of one notification's e-mail, so a mail system (or a mail client) drops
+ * the second copy sent after a crash between sending and recording it.
+ */
+export function notificationMessageId(app: FastifyInstance, notificationId: number): string {
+  return `<notification-${notificationId}@${new URL(app.config.publicUrl).hostname}>`;
+}
+
 export type EmailOutcome = 'sent' | 'waiting' | 'held' | 'skipped' | 'gone';
 
 /**
@@ -112,29 +123,38 @@ export async function deliverNotificationEmail(
       return 'held';
     }
   }
-  // Claimed before sending, so a duplicated job cannot send twice; put back if sending fails.
+  // Claimed before sending, for as long as a send may take: a duplicated job waits for the claim
+  // to end; if the sender dies, a later job sends again (with the same Message-ID: decision 052).
   const claimed = await app.db
     .update(notifications)
-    .set({ emailStatus: 'sent' })
-    .where(and(eq(notifications.id, row.id), eq(notifications.emailStatus, 'pending')))
+    .set({ emailDueAt: new Date(now.getTime() + EMAIL_SEND_LEASE_MS) })
+    .where(
+      and(
+        eq(notifications.id, row.id),
+        eq(notifications.emailStatus, 'pending'),
+        or(isNull(notifications.emailDueAt), lte(notifications.emailDueAt, now)),
+      ),
+    )
     .returning({ id: notifications.id });
   if (claimed.length === 0) return 'gone';
   const [owner] = await app.db.select({ email: users.email }).from(users).where(eq(users.id, row.ownerId));
   if (!owner) return 'gone';
   try {
-    await app.mailer.send(
-      owner.email,
-      notificationMail({
+    await app.mailer.send(owner.email, {
+      ...notificationMail({
         title: row.title,
         body: row.body,
         url: row.link ? new URL(row.link, app.config.publicUrl).href : null,
         eventLabel: NOTIFICATION_EVENT_LABELS[event],
         unsubscribeUrl: unsubscribeUrl(app, row.ownerId, event),
       }),
-    );
+      messageId: notificationMessageId(app, row.id),
+    });
   } catch (err) {
-    await app.db.update(notifications).set({ emailStatus: 'pending' }).where(eq(notifications.id, row.id));
+    // Due again at once: the caller queues the next try after its wait.
+    await app.db.update(notifications).set({ emailDueAt: now }).where(eq(notifications.id, row.id));
     throw err;
   }
+  await app.db.update(notifications).set({ emailStatus: 'sent' }).where(eq(notifications.id, row.id));
   return 'sent';
 }

@@ -6,6 +6,7 @@ import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-pus
 import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';
 import { DIGEST_CRON, DIGEST_QUEUE, sendDueDigests } from './digest.ts';
 import notificationRoutes from './routes.ts';
+import { sweepEmails } from './sweep-emails.ts';
 import unsubscribeRoutes from './unsubscribe-routes.ts';
 import { createUnsubscribeTokens, type UnsubscribeTokens } from './unsubscribe-token.ts';
 import { loadOrCreateVapidKeys, type VapidKeys } from './vapid-keys.ts';
@@ -54,4 +55,27 @@ export default fp(async function notificationsPlugin(app: FastifyInstance) {
   await app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
     for (const job of jobs) await runEmailJob(app, job.data);
   });
+  if (!app.jobs.runsWorkers) return;
+
+  // E-mails whose job was lost (a crash between storing and queueing, or holding it): decision 052.
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = (all: boolean) => {
+    running = sweepEmails(app, { all }).catch((err: unknown) =>
+      app.log.error({ err }, 'e-mail sweep failed'),
+    );
+    return running;
+  };
+  const timer = setInterval(() => void sweep(false), EMAIL_SWEEP_MS);
+  timer.unref();
+  // With PGlite the data directory is this process's alone: a job left active belongs to a dead one.
+  app.addHook('onReady', async () => {
+    await sweep(app.database.kind === 'pglite');
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 });
+
+/** How often e-mails without a job are looked for. */
+const EMAIL_SWEEP_MS = 60_000;
