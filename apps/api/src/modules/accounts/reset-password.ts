@@ -1,8 +1,8 @@
-import { authTokens, emailTokens, users } from '@cairn/db/schema';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { authTokens, users } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { passwordChangedMail, resetPasswordMail } from '../../mail/templates.ts';
-import { consumeEmailToken, issueEmailToken } from './email-tokens.ts';
+import { consumeEmailToken, issueEmailToken, voidEmailTokens } from './email-tokens.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
 import { afterResponse, linkTo, sendAccountMail } from './send-account-mail.ts';
 
@@ -34,18 +34,9 @@ export async function resetPassword(
   const passwordHash = await hashPassword(input.password);
   const user = await app.db.transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, input.token, 'reset_password');
-    // A reset is a fresh start: every session and every other reset link of the user ends with it.
+    // A reset is a fresh start: every session, every other reset link and any pending e-mail change end with it.
     await tx.delete(authTokens).where(eq(authTokens.userId, userId));
-    await tx
-      .update(emailTokens)
-      .set({ usedAt: sql`now()` })
-      .where(
-        and(
-          eq(emailTokens.userId, userId),
-          eq(emailTokens.purpose, 'reset_password'),
-          isNull(emailTokens.usedAt),
-        ),
-      );
+    await voidEmailTokens(tx, userId, ['reset_password', 'change_email']);
     const [updated] = await tx
       .update(users)
       .set({
