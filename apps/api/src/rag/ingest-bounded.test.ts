@@ -64,11 +64,12 @@ describe('hostile files added as knowledge', () => {
       error:
         'This PDF expands to more than 20 MB when its contents are unpacked, the limit for one file. Split it into smaller documents.',
     });
-    expect(byTitle['almanac.pdf']).toMatchObject({
-      status: 'failed',
-      error:
-        'Reading this file took longer than 12 seconds, the limit for one file, and was stopped. Split it into smaller documents.',
-    });
+    // 50,000 pages cross the time limit on a busy machine and the memory limit first on a quiet one;
+    // each limit alone is proven in parse/bounded-parsing.test.ts.
+    expect(byTitle['almanac.pdf']?.status).toBe('failed');
+    expect(byTitle['almanac.pdf']?.error).toMatch(
+      /^Reading this file (took longer than 12 seconds|needed more than \d+ MB of memory), the limit for one file, and was stopped\. Split it into smaller documents\.$/,
+    );
     expect(byTitle['Granite Lantern Handbook']?.status).toBe('ready');
     // Refused at the first attempt, not retried (how long it takes is measured in bench/parsing).
     const { rows } = await t.database.query<{ attempts: number }>(

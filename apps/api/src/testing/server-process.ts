@@ -79,12 +79,16 @@ export async function signUpOverHttp(base: string, dataDir: string, email: strin
     });
   const registered = await post('/api/register/', { email, password: TEST_PASSWORD });
   if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
+  // The e-mail is written just after the response (decision 057): wait for it.
   const outbox = path.join(dataDir, 'outbox');
-  const mail = fs
-    .readdirSync(outbox)
-    .map((f) => parseEml(fs.readFileSync(path.join(outbox, f), 'utf8')))
-    .find((m) => m.to.includes(email));
-  const link = mail?.links.find((l) => l.includes('verify-email'));
+  let link: string | undefined;
+  for (let i = 0; i < 100 && !link; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 100));
+    link = (fs.existsSync(outbox) ? fs.readdirSync(outbox) : [])
+      .map((f) => parseEml(fs.readFileSync(path.join(outbox, f), 'utf8')))
+      .find((m) => m.to.includes(email))
+      ?.links.find((l) => l.includes('verify-email'));
+  }
   if (!link) throw new Error(`no verification e-mail to ${email}`);
   await post('/api/verify-email/', { token: new URL(link).searchParams.get('token') });
   const login = (await (await post('/api/login/', { email, password: TEST_PASSWORD })).json()) as {
