@@ -47,7 +47,8 @@ test('create a key, see it once, use the examples, delete it', async ({
   await expect(page.getByText(app.uuid, { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Copy application id' }).click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(app.uuid);
-  const examples = page.getByRole('tabpanel');
+  // The first tab panel holds the OpenAI examples (the MCP configurations have tabs of their own).
+  const examples = page.getByRole('tabpanel').first();
   await expect(examples).toContainText(`curl ${baseUrl}/chat/completions`);
   await expect(examples).toContainText('Authorization: Bearer $CAIRN_API_KEY');
   await expect(examples).toContainText(`"model": "${app.uuid}"`);

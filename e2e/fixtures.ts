@@ -60,7 +60,9 @@ export function apiHelpers(server: RunningServer) {
   }
 
   async function verify(email: string) {
-    const link = (await server.lastMail(email)).links.find((l) => l.includes('/verify-email?token='));
+    const link = (await server.lastMail(email, 'Verify your e-mail address')).links.find((l) =>
+      l.includes('/verify-email?token='),
+    );
     const token = new URL(link!).searchParams.get('token');
     const res = await call('POST', '/api/verify-email/', { json: { token } });
     if (res.status !== 200) throw new Error(`verify failed: ${JSON.stringify(res.body)}`);
