@@ -226,7 +226,7 @@ function FeedbackRow({ appId, feedback }: { appId: string; feedback: TNegativeFe
     if (done) focusSection(SECTION_IDS.feedback);
   }, [done]);
   return (
-    <li className="grid gap-2 px-4 py-3" aria-labelledby={titleId}>
+    <li className="grid grid-cols-1 gap-2 px-4 py-3" aria-labelledby={titleId}>
       <div className="flex items-start gap-3">
         <span className="mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground [&_svg]:size-4">
           <ThumbsDownIcon aria-hidden="true" />

@@ -42,7 +42,7 @@ export function UnansweredRow({
   const titleId = `unanswered-${question.uuid}`;
   const more = question.chatrooms.length - ROOMS_SHOWN;
   return (
-    <li className="grid gap-2 px-4 py-3" aria-labelledby={titleId}>
+    <li className="grid grid-cols-1 gap-2 px-4 py-3" aria-labelledby={titleId}>
       <p id={titleId} className="font-medium wrap-anywhere">
         {question.question}
       </p>
