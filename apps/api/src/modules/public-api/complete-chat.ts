@@ -7,6 +7,7 @@ import type {
 } from '@cairn/contracts/public-api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
+import { openEventStream } from './open-event-stream.ts';
 import { modelNotFound } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
@@ -147,15 +148,7 @@ export async function completeChat(
             return;
           }
           started = true;
-          reply.hijack();
-          for (const [name, value] of Object.entries(reply.getHeaders())) {
-            if (value !== undefined) res.setHeader(name, value);
-          }
-          res.writeHead(200, {
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-cache',
-            'x-accel-buffering': 'no',
-          });
+          openEventStream(reply);
           resolve();
         }
         write(step);

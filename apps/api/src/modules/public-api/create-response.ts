@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyPrincipal } from './authenticate-api-key.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
+import { openEventStream } from './open-event-stream.ts';
 import { invalidRequest, modelNotFound, OpenAIError } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
@@ -391,15 +392,7 @@ export async function createResponse(
           return;
         }
         started = true;
-        reply.hijack();
-        for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (value !== undefined) res.setHeader(name, value);
-        }
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-        });
+        openEventStream(reply);
         opening = openingEvents();
         resolve();
       }
