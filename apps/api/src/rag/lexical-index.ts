@@ -110,6 +110,12 @@ export class LexicalIndex {
     return ranked;
   }
 
+  /** Chunks of configuration `tsConfig` that hold `lexeme`. */
+  documentFrequency(tsConfig: number, lexeme: string): number {
+    const key = this.keys.get(tsConfig)?.get(lexeme);
+    return key === undefined ? 0 : this.starts[key + 1]! - this.starts[key]!;
+  }
+
   /** Every posting of the copy, as knowledge_postings rows (tests compare the two). */
   *rows(): Generator<{
     ts_config: number;

@@ -1,8 +1,8 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { resolveEmbedder } from './embed.ts';
-import { TEXT_SEARCH_CONFIGS } from './language.ts';
 import { cachedLexicalIndex, dropLexicalIndex, requestLexicalIndexBuild } from './lexical-index.ts';
+import { QUERY_STEMS, USED_CONFIGS } from './query-stems.ts';
 import type { Embedder, Passage } from './types.ts';
 import { vectorSearch } from './vector-search.ts';
 
@@ -21,19 +21,8 @@ const MIN_CANDIDATES = 50;
 export const LARGE_COLLECTION = 20_000;
 export const COMMON_WORD_FRACTION = 0.1;
 
-/** Configuration ids and their dictionaries (every configuration stems words with one), for the query words. */
-const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map(
-  (name, id) => `(${id}, '${name === 'simple' ? 'simple' : `${name}_stem`}'::regdictionary)`,
-).join(', ');
-
 /** The query's words and their lexemes per configuration in `used` (BM25_SQL's `q`); $1 application, $2 query. */
-const QUERY_TERMS = `
-cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
-words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
-stems AS (
-  SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
-  FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
-),
+const QUERY_TERMS = `${QUERY_STEMS},
 q AS (
   -- One lexeme per word and configuration, so (word, chunk) pairs are unique below.
   SELECT s.w, s.ts_config, s.lexemes[1] AS lexeme
@@ -67,14 +56,7 @@ q AS (
  * about a millisecond; this query answers while there is no current copy, and is the reference the
  * copy is tested against.
  */
-export const BM25_SQL = `
-WITH RECURSIVE used(ts_config) AS (
-  (SELECT ts_config FROM knowledge_postings WHERE application_id = $1 ORDER BY ts_config LIMIT 1)
-  UNION ALL
-  SELECT (SELECT p.ts_config FROM knowledge_postings p
-          WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
-  FROM used WHERE used.ts_config IS NOT NULL
-),${QUERY_TERMS},
+export const BM25_SQL = `${USED_CONFIGS},${QUERY_TERMS},
 -- A hyphenated compound ("e-mail", "state-of-the-art") also yields its parts as words: it is
 -- scored by its parts only, not counted again as a word of its own (decision 054). A word that
 -- starts with a hyphen is a signed number ("IL-6" → "il", "-6") and stays. The copy's path drops

@@ -1,38 +1,24 @@
 import type { Database } from '@cairn/db/client';
-import { TEXT_SEARCH_CONFIGS } from './language.ts';
+import { cachedLexicalIndex } from './lexical-index.ts';
+import { QUERY_STEMS, USED_CONFIGS } from './query-stems.ts';
 
 /** How many postings are counted at most per word: beyond it a word is common, its weight small anyway. */
 export const DF_COUNT_CAP = 2000;
 
-const CONFIG_VALUES = TEXT_SEARCH_CONFIGS.map(
-  (name, id) => `(${id}, '${name === 'simple' ? 'simple' : `${name}_stem`}'::regdictionary)`,
-).join(', ');
-
 /**
  * Per word of the query ($2) in one application ($1): how many chunks hold it (summed over the
  * stemming configurations its chunks use, each count capped at $3) and whether some configuration
- * in use treats it as a stop word. Also the application's chunk count.
+ * in use treats it as a stop word. Also the application's chunk count. Counting reads up to $3
+ * index entries per word and configuration: tens of milliseconds at 10k chunks, so it only answers
+ * while the application has no current in-process copy of its postings.
  */
-const TERM_STATISTICS_SQL = `
-WITH RECURSIVE used(ts_config) AS (
-  (SELECT ts_config FROM knowledge_postings WHERE application_id = $1 ORDER BY ts_config LIMIT 1)
-  UNION ALL
-  SELECT (SELECT p.ts_config FROM knowledge_postings p
-          WHERE p.application_id = $1 AND p.ts_config > used.ts_config ORDER BY p.ts_config LIMIT 1)
-  FROM used WHERE used.ts_config IS NOT NULL
-),
-cfg(id, dict) AS (VALUES ${CONFIG_VALUES}),
-words AS (SELECT DISTINCT w FROM unnest(tsvector_to_array(to_tsvector('simple', $2::text))) w),
-q AS (
-  SELECT words.w, used.ts_config, ts_lexize(cfg.dict, words.w) AS lexemes
-  FROM words CROSS JOIN used JOIN cfg ON cfg.id = used.ts_config
-),
+const TERM_STATISTICS_SQL = `${USED_CONFIGS},${QUERY_STEMS},
 counted AS (
-  SELECT q.w, cardinality(q.lexemes) = 0 AS stop, c.n
-  FROM q CROSS JOIN LATERAL (
+  SELECT s.w, cardinality(s.lexemes) = 0 AS stop, c.n
+  FROM stems s CROSS JOIN LATERAL (
     SELECT count(*)::int AS n FROM (
       SELECT 1 FROM knowledge_postings k
-      WHERE k.application_id = $1 AND k.ts_config = q.ts_config AND k.lexeme = q.lexemes[1]
+      WHERE k.application_id = $1 AND k.ts_config = s.ts_config AND k.lexeme = s.lexemes[1]
       LIMIT $3
     ) x
   ) c
@@ -40,6 +26,18 @@ counted AS (
 SELECT w, bool_or(stop) AS stop, sum(n)::int AS df,
        (SELECT chunk_count FROM knowledge_index_stats WHERE application_id = $1)::int AS chunks
 FROM counted GROUP BY w`;
+
+/**
+ * The knowledge's version and the query's words stemmed in the configurations of a cached copy
+ * ($3): one row per word and configuration (a row of nulls beside the version when the query has
+ * no word), no row when the application never had chunks. The counting is the copy's.
+ */
+const STEMS_SQL = `
+WITH used(ts_config) AS (SELECT unnest($3::int[])),${QUERY_STEMS}
+SELECT s.version::text AS version, stems.w, stems.ts_config, stems.lexemes[1] AS lexeme,
+       cardinality(stems.lexemes) = 0 AS stop
+FROM knowledge_index_stats s LEFT JOIN stems ON true
+WHERE s.application_id = $1`;
 
 /** What the relevance decision needs to know of the whole knowledge, not just the retrieved passages. */
 export interface TermStatistics {
@@ -52,15 +50,39 @@ export interface TermStatistics {
 }
 
 /**
- * Document frequencies of the query's words in the application's knowledge, counted from the
- * BM25 postings by the same stemming as the index: a word absent from the whole knowledge is the
- * strongest sign that the knowledge does not cover a question about it.
+ * Document frequencies of the query's words in the application's knowledge, counted by the same
+ * stemming as the BM25 index: a word absent from the whole knowledge is the strongest sign that
+ * the knowledge does not cover a question about it. Read from the in-process copy of the postings
+ * when it is current (a retrieval just before has made sure of that), else counted in SQL.
  */
 export async function termStatistics(
   database: Database,
   applicationId: number,
   query: string,
 ): Promise<TermStatistics> {
+  const index = cachedLexicalIndex(database, applicationId);
+  if (index) {
+    const { rows } = await database.query<{
+      version: string;
+      w: string | null;
+      ts_config: number | null;
+      lexeme: string | null;
+      stop: boolean | null;
+    }>(STEMS_SQL, [applicationId, query, index.configs]);
+    if (rows[0]?.version === index.version) {
+      const stats: TermStatistics = { chunks: index.chunkCount, df: new Map(), stopWords: new Set() };
+      for (const row of rows) {
+        if (row.w === null) continue;
+        const count =
+          row.ts_config === null || row.lexeme === null
+            ? 0
+            : Math.min(index.documentFrequency(Number(row.ts_config), row.lexeme), DF_COUNT_CAP);
+        stats.df.set(row.w, (stats.df.get(row.w) ?? 0) + count);
+        if (row.stop) stats.stopWords.add(row.w);
+      }
+      return stats;
+    }
+  }
   const { rows } = await database.query<{ w: string; stop: boolean; df: number; chunks: number | null }>(
     TERM_STATISTICS_SQL,
     [applicationId, query, DF_COUNT_CAP],
