@@ -2,7 +2,7 @@ import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { resolveEmbedder } from './embed.ts';
 import { cachedLexicalIndex, dropLexicalIndex, requestLexicalIndexBuild } from './lexical-index.ts';
-import { QUERY_STEMS, USED_CONFIGS } from './query-stems.ts';
+import { QUERY_STEMS, type Stem, stemQuery, USED_CONFIGS } from './query-stems.ts';
 import type { Embedder, Passage } from './types.ts';
 import { vectorSearch } from './vector-search.ts';
 
@@ -21,15 +21,17 @@ const MIN_CANDIDATES = 50;
 export const LARGE_COLLECTION = 20_000;
 export const COMMON_WORD_FRACTION = 0.1;
 
-/** The query's words and their lexemes per configuration in `used` (BM25_SQL's `q`); $1 application, $2 query. */
+/**
+ * BM25_SQL's `q`: the query's words and their lexemes per configuration in `used`, one per word and
+ * configuration so (word, chunk) pairs are unique. A stop word of any language in use ("is", "the")
+ * is dropped for every chunk: otherwise it would look rare and weigh heavily in the few chunks
+ * indexed without stop words (simple). `bm25Terms` is the same rule for the cached copy.
+ */
 const QUERY_TERMS = `${QUERY_STEMS},
 q AS (
-  -- One lexeme per word and configuration, so (word, chunk) pairs are unique below.
   SELECT s.w, s.ts_config, s.lexemes[1] AS lexeme
   FROM stems s
   WHERE cardinality(s.lexemes) > 0
-    -- A stop word of any language in use ("is", "the") is dropped for every chunk: otherwise it
-    -- would look rare and weigh heavily in the few chunks indexed without stop words (simple).
     AND NOT EXISTS (SELECT 1 FROM stems x WHERE x.w = s.w AND x.ts_config <> 0 AND cardinality(x.lexemes) = 0)
 )`;
 
@@ -109,17 +111,6 @@ export interface RankedChunk {
 }
 
 /**
- * The version of the application's knowledge and the query's terms (BM25_SQL's `q`) in the
- * configurations of a cached copy ($3), for scoring from that copy: one row per term (a row of
- * nulls beside the version when no word is left), no row when the application never had chunks.
- */
-const TERMS_SQL = `
-WITH used(ts_config) AS (SELECT unnest($3::int[])),${QUERY_TERMS}
-SELECT s.version::text AS version, q.w, q.ts_config, q.lexeme
-FROM knowledge_index_stats s LEFT JOIN q ON true
-WHERE s.application_id = $1`;
-
-/**
  * Chunk ids of one application ranked by BM25, best first: from the in-process copy of its
  * postings when that copy is current (lexical-index.ts), else by BM25_SQL, which also starts
  * building the copy. Both give the same ranking and scores.
@@ -133,18 +124,9 @@ export async function lexicalSearch(
 ): Promise<RankedChunk[]> {
   const index = cachedLexicalIndex(database, applicationId);
   if (index) {
-    const { rows } = await database.query<{
-      version: string;
-      w: string | null;
-      ts_config: number | null;
-      lexeme: string | null;
-    }>(TERMS_SQL, [applicationId, query, index.configs]);
-    if (rows[0]?.version === index.version) {
-      const terms = rows.flatMap((row) =>
-        row.w === null || row.ts_config === null || row.lexeme === null || isHyphenatedCompound(row.w)
-          ? []
-          : [{ w: row.w, ts_config: Number(row.ts_config), lexeme: row.lexeme }],
-      );
+    const { version, stems } = await stemQuery(database, index, query);
+    if (version === index.version) {
+      const terms = bm25Terms(stems);
       return index.search(terms, limit, pruning, { k1: BM25_K1, b: BM25_B });
     }
     dropLexicalIndex(database, index);
@@ -153,6 +135,14 @@ export async function lexicalSearch(
   // After the query, so that on PGlite the build's first statement does not queue ahead of it.
   requestLexicalIndexBuild(database, applicationId);
   return ranked;
+}
+
+/** QUERY_TERMS's `q` and BM25_SQL's `scored`, from the stems read for the cached copy. */
+function bm25Terms(stems: Stem[]): { w: string; ts_config: number; lexeme: string }[] {
+  const stopped = new Set(stems.filter((s) => s.stop && s.ts_config !== 0).map((s) => s.w));
+  return stems.flatMap(({ w, ts_config, lexeme, stop }) =>
+    lexeme === null || stop || stopped.has(w) || isHyphenatedCompound(w) ? [] : [{ w, ts_config, lexeme }],
+  );
 }
 
 /** BM25_SQL's `scored`: a compound the query also has the parts of (a signed number is not one). */

@@ -4,6 +4,7 @@ import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexItem } from './index-chunks.ts';
 import { lexicalIndexBuildsSettled, lexicalIndexState, warmLexicalIndex } from './lexical-index.ts';
+import { lexicalSearch } from './retrieve.ts';
 import { termStatistics } from './term-statistics.ts';
 import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
 
@@ -51,6 +52,9 @@ describe('term statistics', () => {
     for (const [i, query] of QUERIES.entries()) {
       const cached = await termStatistics(database, applicationId, query);
       expect(cached, query).toEqual(fromSql[i]);
+      // After a search, from the stems the search read.
+      await lexicalSearch(database, applicationId, query, 5);
+      expect(await termStatistics(database, applicationId, query), query).toEqual(fromSql[i]);
     }
     const glaciers = fromSql[0]!;
     expect(glaciers.chunks).toBeGreaterThanOrEqual(ITEMS.length);

@@ -1,6 +1,6 @@
 import type { Database } from '@cairn/db/client';
 import { cachedLexicalIndex } from './lexical-index.ts';
-import { QUERY_STEMS, USED_CONFIGS } from './query-stems.ts';
+import { QUERY_STEMS, recentStems, stemQuery, USED_CONFIGS } from './query-stems.ts';
 
 /** How many postings are counted at most per word: beyond it a word is common, its weight small anyway. */
 export const DF_COUNT_CAP = 2000;
@@ -27,18 +27,6 @@ SELECT w, bool_or(stop) AS stop, sum(n)::int AS df,
        (SELECT chunk_count FROM knowledge_index_stats WHERE application_id = $1)::int AS chunks
 FROM counted GROUP BY w`;
 
-/**
- * The knowledge's version and the query's words stemmed in the configurations of a cached copy
- * ($3): one row per word and configuration (a row of nulls beside the version when the query has
- * no word), no row when the application never had chunks. The counting is the copy's.
- */
-const STEMS_SQL = `
-WITH used(ts_config) AS (SELECT unnest($3::int[])),${QUERY_STEMS}
-SELECT s.version::text AS version, stems.w, stems.ts_config, stems.lexemes[1] AS lexeme,
-       cardinality(stems.lexemes) = 0 AS stop
-FROM knowledge_index_stats s LEFT JOIN stems ON true
-WHERE s.application_id = $1`;
-
 /** What the relevance decision needs to know of the whole knowledge, not just the retrieved passages. */
 export interface TermStatistics {
   /** Chunks in the application's knowledge. */
@@ -62,23 +50,15 @@ export async function termStatistics(
 ): Promise<TermStatistics> {
   const index = cachedLexicalIndex(database, applicationId);
   if (index) {
-    const { rows } = await database.query<{
-      version: string;
-      w: string | null;
-      ts_config: number | null;
-      lexeme: string | null;
-      stop: boolean | null;
-    }>(STEMS_SQL, [applicationId, query, index.configs]);
-    if (rows[0]?.version === index.version) {
+    // The retrieval just before has stemmed this question for the same copy.
+    const { version, stems } = recentStems(index, query) ?? (await stemQuery(database, index, query));
+    if (version === index.version) {
       const stats: TermStatistics = { chunks: index.chunkCount, df: new Map(), stopWords: new Set() };
-      for (const row of rows) {
-        if (row.w === null) continue;
+      for (const { w, ts_config, lexeme, stop } of stems) {
         const count =
-          row.ts_config === null || row.lexeme === null
-            ? 0
-            : Math.min(index.documentFrequency(Number(row.ts_config), row.lexeme), DF_COUNT_CAP);
-        stats.df.set(row.w, (stats.df.get(row.w) ?? 0) + count);
-        if (row.stop) stats.stopWords.add(row.w);
+          lexeme === null ? 0 : Math.min(index.documentFrequency(ts_config, lexeme), DF_COUNT_CAP);
+        stats.df.set(w, (stats.df.get(w) ?? 0) + count);
+        if (stop) stats.stopWords.add(w);
       }
       return stats;
     }
