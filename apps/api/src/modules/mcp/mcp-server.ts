@@ -46,7 +46,8 @@ const ZAskSource = z.object({
   uri: z.string(),
 });
 
-const SEARCH_INPUT = {
+/** Schemas are made once per process: the SDK would make the objects of bare shapes on every request. */
+const SEARCH_INPUT = z.object({
   query: z
     .string()
     .min(1)
@@ -59,21 +60,21 @@ const SEARCH_INPUT = {
     .max(SEARCH_TOP_K_MAX)
     .optional()
     .describe(`How many passages to return (default ${SEARCH_TOP_K_DEFAULT}).`),
-};
-const SEARCH_OUTPUT = { passages: z.array(ZPassage) };
-const ASK_INPUT = {
+});
+const SEARCH_OUTPUT = z.object({ passages: z.array(ZPassage) });
+const ASK_INPUT = z.object({
   question: z.string().min(1).max(MESSAGE_MAX).describe('The question, in full sentences.'),
   conversation_id: z
     .uuid()
     .optional()
     .describe('To continue a conversation: the conversation_id an earlier `ask` returned.'),
-};
-const ASK_OUTPUT = {
+});
+const ASK_OUTPUT = z.object({
   answer: z.string().describe('The answer, citing its sources as [1], [2] …'),
   not_covered: z.boolean().describe('True when the knowledge holds nothing for the question.'),
   sources: z.array(ZAskSource),
   conversation_id: z.string().describe('Pass back to continue this conversation.'),
-};
+});
 /**
  * One validator for every server: the SDK makes an Ajv instance per server otherwise (milliseconds,
  * on each stateless request), for elicitation, which these servers never ask for.

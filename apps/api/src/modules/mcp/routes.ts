@@ -92,10 +92,20 @@ const isInitialize = (body: unknown) =>
     (m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize',
   );
 
+/** The headers the SDK's transport reads (the rest would be copied for nothing on every request). */
+const TRANSPORT_HEADERS = [
+  'accept',
+  'content-type',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'last-event-id',
+];
+
 /** The request as a web-standard Request for the SDK's transport (the body is handed over parsed). */
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name];
     if (typeof value === 'string') headers.set(name, value);
     else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
   }
