@@ -5,6 +5,7 @@ import { accountDeletedMail } from '../../mail/account-templates.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { openSecret } from '../integrations/integration-secrets.ts';
 import { disconnectTelegram } from '../integrations/telegram-connect.ts';
+import { removeUnusedFiles } from '../knowledge/remove-unused-files.ts';
 import { confirmPassword } from './confirm-password.ts';
 import { sendAccountMail } from './send-account-mail.ts';
 
@@ -38,23 +39,10 @@ export async function deleteAccount(app: FastifyInstance, user: AuthUser, passwo
 
   await app.db.delete(users).where(eq(users.id, user.id));
 
-  const paths = files.flatMap((f) => (f.path ? [f.path] : []));
-  const stillUsed = paths.length
-    ? new Set(
-        (
-          await app.db
-            .selectDistinct({ path: knowledgeItems.filePath })
-            .from(knowledgeItems)
-            .where(inArray(knowledgeItems.filePath, paths))
-        ).map((row) => row.path),
-      )
-    : new Set();
-  for (const path of paths) {
-    if (stillUsed.has(path)) continue; // the same bytes, uploaded by another account
-    await app.knowledge.files
-      .remove(path)
-      .catch((err: unknown) => app.log.warn({ err }, 'could not remove a deleted account’s file'));
-  }
+  await removeUnusedFiles(
+    app,
+    files.map((f) => f.path),
+  );
   for (const integration of telegramWebhooks) {
     try {
       const token = openSecret(

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -75,6 +77,53 @@ describe('applications', () => {
     expect((await t.call('GET', path, { token: alice })).body.name).toBe('Renamed');
     expect((await t.call('DELETE', path, { token: alice })).status).toBe(204);
     expect((await t.call('GET', path, { token: alice })).status).toBe(404);
+  });
+
+  it('deletes the stored originals of its files with it, but not bytes another application holds', async () => {
+    const upload = (name: string, files: [string, string][]) => {
+      const f = form({ name });
+      files.forEach(([file, text], i) => {
+        f.set(`items[${i}].type`, 'file');
+        f.set(`items[${i}].file`, new Blob([text]), file);
+      });
+      return f;
+    };
+    const doomed = await t.call('POST', '/api/applications/', {
+      token: alice,
+      form: upload('Doomed', [
+        ['mine.txt', 'Only the doomed application holds these bytes.'],
+        ['shared.txt', 'Two applications hold these very bytes.'],
+      ]),
+    });
+    expect(doomed.status).toBe(201);
+    const kept = await t.call('POST', '/api/applications/', {
+      token: bob,
+      form: upload('Kept', [['shared.txt', 'Two applications hold these very bytes.']]),
+    });
+    expect(kept.status).toBe(201);
+    const { rows } = await t.database.query<{ file_path: string; name: string }>(
+      `SELECT DISTINCT k.file_path, a.name FROM knowledge_items k JOIN applications a ON a.id = k.application_id
+       WHERE a.uuid = ANY($1::uuid[])`,
+      [[doomed.body.uuid, kept.body.uuid]],
+    );
+    const onDisk = (p: string) => fs.existsSync(path.join(t.config.dataDir, 'files', p));
+    const doomedFiles = rows.filter((r) => r.name === 'Doomed').map((r) => r.file_path);
+    const keptFile = rows.find((r) => r.name === 'Kept')!.file_path;
+    expect(doomedFiles).toHaveLength(2);
+    expect(doomedFiles).toContain(keptFile);
+    expect(doomedFiles.every(onDisk)).toBe(true);
+
+    // Another user's attempt deletes nothing.
+    expect((await t.call('DELETE', `/api/applications/${doomed.body.uuid}/`, { token: bob })).status).toBe(
+      404,
+    );
+    expect(doomedFiles.every(onDisk)).toBe(true);
+
+    expect((await t.call('DELETE', `/api/applications/${doomed.body.uuid}/`, { token: alice })).status).toBe(
+      204,
+    );
+    expect(onDisk(doomedFiles.find((p) => p !== keptFile)!)).toBe(false);
+    expect(onDisk(keptFile)).toBe(true);
   });
 
   it('treats a malformed id as not found and requires authentication', async () => {

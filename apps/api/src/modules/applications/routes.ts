@@ -17,10 +17,11 @@ import { prepareItemRows } from '../knowledge/queue-items.ts';
 import { readItems } from '../knowledge/read-items.ts';
 import { requeueApplicationItems } from '../model-providers/reindex-application.ts';
 import { createApplication } from './create-application.ts';
+import { deleteApplication } from './delete-application.ts';
 import { findApplication } from './find-application.ts';
 import { listApplications } from './list-applications.ts';
 import { serializeApplication } from './serialize-application.ts';
-import { deleteApplication, updateApplicationSettings } from './update-application.ts';
+import { updateApplicationSettings } from './update-application.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 
@@ -102,7 +103,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     '/api/applications/:appId/',
     { schema: { ...base, params: ZAppParams, response: { 204: z.null().describe('Deleted'), ...errors } } },
     async (request, reply) => {
-      await deleteApplication(app.db, request.user.id, request.params.appId);
+      await deleteApplication(app, request.user.id, request.params.appId);
       return reply.status(204).send(null);
     },
   );

@@ -62,11 +62,3 @@ export async function updateApplication(
 ) {
   return (await updateApplicationSettings(db, ownerId, uuid, input)).application;
 }
-
-export async function deleteApplication(db: Db, ownerId: number, uuid: string) {
-  const [row] = await db
-    .delete(applications)
-    .where(and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId)))
-    .returning({ id: applications.id });
-  if (!row) throw notFound('Application not found.');
-}

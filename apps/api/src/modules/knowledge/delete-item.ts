@@ -1,9 +1,10 @@
 import { knowledgeItems } from '@cairn/db/schema';
-import { and, eq, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deleteItemChunks } from '../../rag/index-chunks.ts';
 import { findItem } from './find-item.ts';
 import { publishItem } from './publish-item.ts';
+import { removeUnusedFiles } from './remove-unused-files.ts';
 
 /**
  * Deletes an item, its chunks and (unless another item holds the same content) its stored
@@ -18,14 +19,7 @@ export async function deleteItem(
   const row = await findItem(app.db, owner.applicationId, uuid);
   await deleteItemChunks(app.database, row.id);
   await app.db.delete(knowledgeItems).where(eq(knowledgeItems.id, row.id));
-  if (row.filePath) {
-    const [shared] = await app.db
-      .select({ id: knowledgeItems.id })
-      .from(knowledgeItems)
-      .where(and(eq(knowledgeItems.filePath, row.filePath), ne(knowledgeItems.id, row.id)))
-      .limit(1);
-    if (!shared) await app.knowledge.files.remove(row.filePath);
-  }
+  await removeUnusedFiles(app, [row.filePath]);
   await publishItem(
     app.realtime,
     { ownerId: owner.ownerId, applicationUuid: owner.applicationUuid },
