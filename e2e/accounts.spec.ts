@@ -108,6 +108,12 @@ test.describe('registration', () => {
     // No applications yet: the onboarding screen.
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome to Cairn' })).toBeVisible();
+    // The sign-in cookie lasts as long as a session may (SESSION_MAX_DAYS, 365 by default), not 30 days:
+    // the API ends a session that sits unused for SESSION_IDLE_DAYS.
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'auth_token');
+    const daysLeft = (cookie!.expires - Date.now() / 1000) / 86_400;
+    expect(daysLeft).toBeGreaterThan(364);
+    expect(daysLeft).toBeLessThanOrEqual(365);
     await checkA11y();
 
     await page.getByRole('main').getByRole('button', { name: 'Create application' }).click();

@@ -76,6 +76,7 @@ export default async function webPlugin(app: FastifyInstance) {
       nonce: request.headers.get(NONCE_HEADER) ?? '',
       buildId,
       secureCookies,
+      sessionMaxAgeSeconds: Math.floor(app.config.sessionLifetime.maxMs / 1000),
       clientIp,
       publicUrl: app.config.publicUrl,
     };

@@ -16,6 +16,8 @@ export interface WebLoadContext {
   buildId: string;
   /** Cookies get `Secure` when the app is served over https. */
   secureCookies: boolean;
+  /** The longest a session lasts (`SESSION_MAX_DAYS`), in seconds: the sign-in cookie's Max-Age. */
+  sessionMaxAgeSeconds: number;
   /** The browser's address, forwarded to the API as X-Forwarded-For (its per-IP rate limits). */
   clientIp: string;
   /** `PUBLIC_URL`: where people (and API clients) reach Cairn, shown in copy-ready examples. */

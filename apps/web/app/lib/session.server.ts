@@ -5,8 +5,6 @@ import { redirect } from 'react-router';
  * same cookie for the realtime socket, so it holds the raw token (no signing/encoding on top).
  */
 export const AUTH_COOKIE = 'auth_token';
-const MAX_AGE = 60 * 60 * 24 * 30;
-
 /** Serialised by hand: React Router's createCookie would base64/JSON-encode the value. */
 function serializeAuthCookie(value: string, maxAge: number, secure: boolean): string {
   const attrs = [`${AUTH_COOKIE}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
@@ -30,10 +28,13 @@ function cookieValue(request: Request, name: string): string | null {
 
 export const readAuthToken = (request: Request) => cookieValue(request, AUTH_COOKIE);
 
-/** Tokens are URL-safe; anything else is refused rather than written into a header. */
-export function setAuthCookie(token: string, secure: boolean): string {
+/**
+ * Tokens are URL-safe; anything else is refused rather than written into a header. The cookie
+ * lives as long as the session may (`SESSION_MAX_DAYS`): the API ends an idle session sooner.
+ */
+export function setAuthCookie(token: string, secure: boolean, maxAgeSeconds: number): string {
   if (!/^[\w.~-]+$/.test(token)) throw new Error('Unexpected token format');
-  return serializeAuthCookie(token, MAX_AGE, secure);
+  return serializeAuthCookie(token, maxAgeSeconds, secure);
 }
 
 export const clearAuthCookie = (secure: boolean) => serializeAuthCookie('', 0, secure);
