@@ -81,6 +81,15 @@ export type TMessage = z.infer<typeof ZMessage>;
 export const CHATROOM_SOURCES = ['web', 'api', 'widget', 'slack', 'telegram', 'mcp'] as const;
 export const ZChatroomSource = z.enum(CHATROOM_SOURCES);
 export type TChatroomSource = z.infer<typeof ZChatroomSource>;
+/** How people read a source, in the sidebar and in notifications ("New MCP conversation"). */
+export const CHATROOM_SOURCE_LABELS: Record<TChatroomSource, string> = {
+  web: 'Web',
+  api: 'API',
+  widget: 'Widget',
+  slack: 'Slack',
+  telegram: 'Telegram',
+  mcp: 'MCP',
+};
 
 /** Who answers in a chatroom: the application's assistant, or a person (the owner took it over). */
 export const ZHandledBy = z.enum(['assistant', 'human']);

@@ -1,4 +1,4 @@
-import type { TChatroom, TChatroomSource } from '@cairn/contracts/chat';
+import { CHATROOM_SOURCE_LABELS, type TChatroom, type TChatroomSource } from '@cairn/contracts/chat';
 import {
   BellIcon,
   BookOpenIcon,
@@ -188,21 +188,13 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
   );
 }
 
-const SOURCE_LABELS: Record<Exclude<TChatroomSource, 'web'>, string> = {
-  api: 'API',
-  widget: 'Widget',
-  slack: 'Slack',
-  telegram: 'Telegram',
-  mcp: 'MCP',
-};
-
 /** Where a conversation came from, for the ones not started in this web app; the words are the label. */
 function ChatroomSourceMarker({ source }: { source: TChatroomSource }) {
   if (source === 'web') return null;
   return (
     <span className="shrink-0 rounded border border-sidebar-border px-1 text-[0.625rem] leading-4 font-medium text-muted-foreground">
       <span className="sr-only">, via </span>
-      {SOURCE_LABELS[source]}
+      {CHATROOM_SOURCE_LABELS[source]}
     </span>
   );
 }

@@ -183,6 +183,7 @@ describe('events reach the bell and the socket', () => {
 
     const started = await notified('conversation_started', inRoom);
     expect(started).toMatchObject({
+      title: expect.stringMatching(/^New Widget conversation in /),
       application_uuid: appUuid,
       link: `/applications/${appUuid}/messages/${room}`,
       read: false,

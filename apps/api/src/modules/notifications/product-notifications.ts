@@ -1,4 +1,4 @@
-import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
+import { ASSISTANT_SENDER, CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat';
 import { applications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -46,7 +46,7 @@ export async function notifyConversationStarted(app: FastifyInstance, where: Whe
   if (!fromOthers(where.chatroom)) return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'conversation_started',
-    title: `New ${where.chatroom.source} conversation in ${appName}`,
+    title: `New ${CHATROOM_SOURCE_LABELS[where.chatroom.source]} conversation in ${appName}`,
     body: room,
   }));
 }
