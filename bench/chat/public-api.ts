@@ -1,10 +1,12 @@
 /**
- * The public API beside the chat path, in one run: the server's own time from a request's arrival
- * to the first SSE chunk written by `POST /api/v1/chat/completions` (stream: true), and from
- * `send-message` to the first delta written on the owner's socket, with 10k chunks of knowledge and
- * a local OpenAI-compatible server that streams at once; at 1 and at 50 concurrent clients (back to
- * back). Then requests/s of non-streaming completions answered by the built-in models. The server
- * runs in a process of its own (server-child.ts).
+ * The public API beside the chat path, in one run, as the client waits: from sending
+ * `POST /api/v1/chat/completions` (stream: true) to receiving its first chunk with answer text, and
+ * from sending `send-message` to receiving the answer's first delta on the owner's socket (both on
+ * this client's clock), with the server's own part beside each (arrival → first SSE write; arrival
+ * → first delta written); 10k chunks of knowledge and a local OpenAI-compatible server that streams
+ * at once; at 1 and at 50 concurrent clients (back to back). Then requests/s of non-streaming
+ * completions answered by the built-in models. The server, the model server and these clients each
+ * run in a process of their own.
  *
  *   npx tsx bench/chat/public-api.ts [--data-dir DIR (kept: a second run skips indexing)]
  *     [--database-url postgres://…] [--rounds 100] [--chunks 10000] [--seconds 10]
@@ -52,11 +54,21 @@ const done = new Set<string>();
 const ownerSocket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, {
   headers: { authorization: `Token ${owner.token}` },
 });
+/** Client clocks: when each request was sent, and when its first answer text arrived (bench id / answer uuid). */
+const sentAt = new Map<string, number>();
+const firstTextAt = new Map<string, number>();
 ownerSocket.on('message', (raw) => {
   const { event, data } = JSON.parse(raw.toString()) as {
     event: string;
-    data: { kind: string; message?: { uuid: string; status: string } };
+    data: {
+      kind: string;
+      offset?: number;
+      message_uuid?: string;
+      message?: { uuid: string; status: string };
+    };
   };
+  if (event === 'message' && data.kind === 'delta' && data.offset === 0)
+    firstTextAt.set(data.message_uuid!, performance.now());
   if (event !== 'message' || data.kind !== 'updated' || !data.message) return;
   if (['complete', 'failed', 'stopped'].includes(data.message.status)) {
     done.add(data.message.uuid);
@@ -73,18 +85,28 @@ const chatAnswers = new Map<string, string>();
 const apiIds: string[][] = [];
 const chatIds: string[][] = [];
 
-/** One public-API completion, read to its end. */
+/** One public-API completion, read to its end; a streamed one notes when its first text arrived. */
 async function askApi(stream = true): Promise<string> {
   const id = `api-${seq++}`;
-  const res = await send(
-    'POST',
-    `Bearer ${key}`,
-    '/api/v1/chat/completions',
-    { model: app.uuid, stream, messages: [{ role: 'user', content: claims[asked++ % claims.length] }] },
-    id,
-  );
-  if (res.status !== 200 || (stream && !res.text.trimEnd().endsWith('data: [DONE]'))) {
-    failures.push(`${res.status} ${res.text.slice(0, 200)}`);
+  sentAt.set(id, performance.now());
+  const res = await fetch(`${server.url}/api/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-bench-id': id },
+    body: JSON.stringify({
+      model: app.uuid,
+      stream,
+      messages: [{ role: 'user', content: claims[asked++ % claims.length] }],
+    }),
+  });
+  let text = '';
+  const decoder = new TextDecoder();
+  for await (const bytes of res.body!) {
+    text += decoder.decode(bytes as Uint8Array, { stream: true });
+    if (stream && !firstTextAt.has(id) && /"delta":\{[^}]*"content":"[^"]/.test(text))
+      firstTextAt.set(id, performance.now());
+  }
+  if (res.status !== 200 || (stream && !text.trimEnd().endsWith('data: [DONE]'))) {
+    failures.push(`${res.status} ${text.slice(0, 200)}`);
   }
   return id;
 }
@@ -92,6 +114,7 @@ async function askApi(stream = true): Promise<string> {
 /** One chat question through send-message, waited for to its final event. */
 async function askChat(): Promise<string> {
   const id = `chat-${seq++}`;
+  sentAt.set(id, performance.now());
   const res = await send(
     'POST',
     `Token ${owner.token}`,
@@ -118,9 +141,17 @@ const chatTimes = (t: ServerTimings, ids: string[]) =>
     const first = t.firstDelta[chatAnswers.get(id)!];
     return first === undefined ? [] : [first - t.arrival[id]!];
   });
+/** Sent → first answer text received, on this client's clock (`answerOf`: where the text is keyed). */
+const clientTimes = (ids: string[], answerOf: (id: string) => string = (id) => id) =>
+  ids.flatMap((id) => {
+    const first = firstTextAt.get(answerOf(id));
+    return first === undefined ? [] : [first - sentAt.get(id)!];
+  });
+const chatAnswer = (id: string) => chatAnswers.get(id)!;
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 function line(label: string, values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${label}: n=${sorted.length} p50=${percentile(sorted, 50).toFixed(1)} ms p90=${percentile(sorted, 90).toFixed(1)} ms p99=${percentile(sorted, 99).toFixed(1)} ms`;
+  const s = sorted(values);
+  return `${label}: n=${s.length} p50=${percentile(s, 50).toFixed(1)} ms p90=${percentile(s, 90).toFixed(1)} ms p99=${percentile(s, 99).toFixed(1)} ms`;
 }
 
 console.log(
@@ -154,10 +185,20 @@ apiIds.push(await burst(() => askApi()));
 chatIds.push(await burst(askChat));
 
 const timings = await server.timings();
-console.log(line('1 client    API  arrival → first SSE chunk ', apiTimes(timings, apiIds[0]!)));
-console.log(line('1 client    chat send-message → first delta', chatTimes(timings, chatIds[0]!)));
-console.log(line('50 clients  API  arrival → first SSE chunk ', apiTimes(timings, apiIds[1]!)));
-console.log(line('50 clients  chat send-message → first delta', chatTimes(timings, chatIds[1]!)));
+for (const [n, label] of [
+  [0, '1 client  '],
+  [1, '50 clients'],
+] as const) {
+  const api = clientTimes(apiIds[n]!);
+  const chat = clientTimes(chatIds[n]!, chatAnswer);
+  console.log(line(`${label}  API  client: sent → first text chunk     `, api));
+  console.log(line(`${label}  chat client: sent → first delta          `, chat));
+  console.log(
+    `${label}  gap (API − chat) p50 ${(percentile(sorted(api), 50) - percentile(sorted(chat), 50)).toFixed(1)} ms (target ≤ 3 ms)`,
+  );
+  console.log(line(`${label}  API  server: arrival → first SSE write   `, apiTimes(timings, apiIds[n]!)));
+  console.log(line(`${label}  chat server: arrival → first delta write `, chatTimes(timings, chatIds[n]!)));
+}
 
 // Non-streaming completions answered by the built-in models (no model server): requests per second.
 await send('PATCH', `Token ${owner.token}`, `/api/applications/${app.uuid}/`, {
