@@ -1,14 +1,15 @@
 /**
  * The website widget's server side beside the owner's chat, in one run, with 10k chunks of knowledge
  * and a local OpenAI-compatible model server that streams at once:
- *  1. one visitor, back to back: the server's time from a visitor's `POST /api/widget/v1/messages/`
- *     arriving to the first delta of its answer written on the visitor's event stream, alternated
- *     with the owner's `send-message` → first delta on the owner's socket (the reference path);
+ *  1. one visitor, back to back, as the client waits: a visitor's `POST /api/widget/v1/messages/`
+ *     sent → the first delta of its answer received on the visitor's event stream, alternated with
+ *     the owner's `send-message` sent → first delta received on the owner's socket (the reference
+ *     path), their p50 gap, and the server's own part of each (arrival → first delta written);
  *  2. 200 visitors at once, each with its own token and event stream, asking MESSAGES questions in
  *     one conversation: every message and every answer must be stored and every answer must reach
  *     its visitor's stream complete ("no message lost"); prints the visitor-side time to the first
  *     delta and the wall time.
- * The server runs in a process of its own (server-child.ts).
+ * The server, the model server and these clients each run in a process of their own.
  *
  *   npx tsx bench/chat/widget.ts [--data-dir DIR] [--database-url postgres://…] [--rounds 50]
  *     [--chunks 10000] [--visitors 200] [--messages 3]
@@ -139,8 +140,12 @@ const ownerDone = new Set<string>();
 const ownerSocket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, {
   headers: { authorization: `Token ${owner.token}` },
 });
+/** The owner's client clock: when each answer's first delta arrived. */
+const ownerFirstDelta = new Map<string, number>();
 ownerSocket.on('message', (raw) => {
   const { event, data } = JSON.parse(raw.toString()) as { event: string; data: Event };
+  if (event === 'message' && data.kind === 'delta' && !ownerFirstDelta.has(data.message_uuid!))
+    ownerFirstDelta.set(data.message_uuid!, performance.now());
   const message = data.message;
   if (event !== 'message' || data.kind !== 'updated' || !message) return;
   if (['complete', 'failed', 'stopped'].includes(message.status)) {
@@ -151,8 +156,9 @@ ownerSocket.on('message', (raw) => {
 await new Promise((resolve) => ownerSocket.once('message', resolve));
 let asked = 0;
 let seq = 0;
-async function askOwner(): Promise<{ id: string; answer: string }> {
+async function askOwner(): Promise<{ id: string; answer: string; sentAt: number }> {
   const id = `chat-${seq++}`;
+  const sentAt = performance.now();
   const res = await fetch(`${server.url}/api/applications/${app.uuid}/chatrooms/send-message/`, {
     method: 'POST',
     headers: { ...ownerAuth, 'x-bench-id': id },
@@ -164,12 +170,13 @@ async function askOwner(): Promise<{ id: string; answer: string }> {
   });
   const answer = ((await res.json()) as { answer: { uuid: string } }).answer.uuid;
   if (!ownerDone.has(answer)) await new Promise<void>((resolve) => ownerFinals.set(answer, resolve));
-  return { id, answer };
+  return { id, answer, sentAt };
 }
 
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 function line(label: string, values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${label}: n=${sorted.length} p50=${percentile(sorted, 50).toFixed(1)} ms p90=${percentile(sorted, 90).toFixed(1)} ms p99=${percentile(sorted, 99).toFixed(1)} ms`;
+  const s = sorted(values);
+  return `${label}: n=${s.length} p50=${percentile(s, 50).toFixed(1)} ms p90=${percentile(s, 90).toFixed(1)} ms p99=${percentile(s, 99).toFixed(1)} ms`;
 }
 
 console.log(
@@ -182,21 +189,32 @@ for (let i = 0; i < 10; i++) {
   await one.ask(claims[asked++ % claims.length]!);
   await askOwner();
 }
-const widgetIds: Array<{ id: string; answer: string }> = [];
-const chatIds: Array<{ id: string; answer: string }> = [];
+type Asked = { id: string; answer: string; sentAt: number };
+const widgetIds: Asked[] = [];
+const chatIds: Asked[] = [];
 for (let i = 0; i < ROUNDS; i++) {
   const id = `widget-${seq++}`;
-  widgetIds.push({ id, answer: (await one.ask(claims[asked++ % claims.length]!, id)).answer });
+  const { answer, sentAt } = await one.ask(claims[asked++ % claims.length]!, id);
+  widgetIds.push({ id, answer, sentAt });
   chatIds.push(await askOwner());
 }
 await one.close();
 const timings = await server.timings();
-const serverTimes = (ids: Array<{ id: string; answer: string }>) =>
+const serverTimes = (ids: Asked[]) =>
   ids.flatMap(({ id, answer }) =>
     timings.firstDelta[answer] === undefined ? [] : [timings.firstDelta[answer]! - timings.arrival[id]!],
   );
-console.log(line('1 visitor  widget message → first delta on its event stream', serverTimes(widgetIds)));
-console.log(line('1 owner    chat send-message → first delta on the socket   ', serverTimes(chatIds)));
+const clientTimes = (ids: Asked[], firstDelta: Map<string, number>) =>
+  ids.flatMap(({ answer, sentAt }) => (firstDelta.has(answer) ? [firstDelta.get(answer)! - sentAt] : []));
+const widgetClient = clientTimes(widgetIds, one.firstDelta);
+const chatClient = clientTimes(chatIds, ownerFirstDelta);
+console.log(line('1 visitor  widget client: sent → first delta on its event stream', widgetClient));
+console.log(line('1 owner    chat   client: sent → first delta on the socket      ', chatClient));
+console.log(
+  `gap (widget − chat) p50 ${(percentile(sorted(widgetClient), 50) - percentile(sorted(chatClient), 50)).toFixed(1)} ms (target ≤ 3 ms)`,
+);
+console.log(line('1 visitor  widget server: arrival → first delta written         ', serverTimes(widgetIds)));
+console.log(line('1 owner    chat   server: arrival → first delta written         ', serverTimes(chatIds)));
 
 // 2. Many visitors at once.
 const started = performance.now();
