@@ -21,6 +21,10 @@ export interface ChildOptions {
   chunks: number;
   dataDir?: string | undefined;
   databaseUrl?: string | undefined;
+  /** ROLE of this process (default `all`): `api` serves without answering, `worker` answers. */
+  role?: 'all' | 'api' | 'worker' | undefined;
+  /** Another process of the same deployment seeded the owner, application and knowledge. */
+  seeded?: { owner: { id: number; token: string }; app: { uuid: string; id: number } } | undefined;
 }
 export type ChildRequest =
   | { type: 'tokens'; count: number }
@@ -49,7 +53,11 @@ WebSocket.prototype.send = function patchedSend(
 } as typeof WebSocket.prototype.send;
 
 const options = JSON.parse(process.argv[2]!) as ChildOptions;
-const bench = await startBench({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+const bench = await startBench({
+  dataDir: options.dataDir,
+  databaseUrl: options.databaseUrl,
+  role: options.role,
+});
 bench.app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
   // A widget visitor's event stream: clock the first delta it writes for each answer, as for sockets.
   if (req.url?.startsWith('/api/widget/v1/events/')) {
@@ -79,7 +87,8 @@ bench.app.server.prependListener('request', (req: IncomingMessage, res: ServerRe
   } as typeof end;
 });
 
-const { owner, app } = await seedOnce(bench, options.dataDir, options.label);
+const { owner, app } = options.seeded ?? (await seedOnce(bench, options.dataDir, options.label));
+// (Already seeded: only counted.)
 const { chunks, claims } = await seedKnowledge(bench, app.id, options.chunks);
 // Steady state: answers read BM25 from the in-process copy of the postings, as a running server does.
 await warmLexicalIndex(bench.database, app.id);

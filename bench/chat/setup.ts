@@ -46,13 +46,23 @@ async function startModelServer(): Promise<Bench['fake']> {
 
 /** Starts the app in this process; `dataDir` (kept) and `databaseUrl` default to the command's flags. */
 export async function startBench(
-  options: { dataDir?: string | undefined; databaseUrl?: string | undefined } = {},
+  options: {
+    dataDir?: string | undefined;
+    databaseUrl?: string | undefined;
+    /** ROLE: `api` runs no workers (answers are written by a `worker` process). */
+    role?: 'all' | 'api' | 'worker' | undefined;
+  } = {},
 ): Promise<Bench> {
   const keptDataDir = options.dataDir ?? flag('--data-dir');
   const dataDir = keptDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-chat-'));
   const databaseUrl = options.databaseUrl ?? flag('--database-url') ?? process.env.DATABASE_URL;
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ALLOW_PRIVATE_URLS: 'true' }),
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ALLOW_PRIVATE_URLS: 'true',
+      ROLE: options.role ?? 'all',
+    }),
     databaseUrl,
   };
   const database = await openDatabase({ databaseUrl, dataDir });
@@ -61,7 +71,7 @@ export async function startBench(
   const app = await buildApp({
     config,
     database,
-    runWorkers: true,
+    runWorkers: config.role !== 'api',
     logger: false,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

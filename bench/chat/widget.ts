@@ -17,12 +17,12 @@
 import WebSocket from 'ws';
 import { startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
+import { type ChatEvent, enableWidget, openVisitor } from './widget-client.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 50);
 const CHUNKS = Number(flag('--chunks') ?? 10_000);
 const VISITORS = Number(flag('--visitors') ?? 200);
 const MESSAGES = Number(flag('--messages') ?? 3);
-const ORIGIN = 'https://shop.example.com';
 
 const server = await startServerChild({
   label: 'widget',
@@ -33,106 +33,7 @@ const server = await startServerChild({
 const { owner, app, claims } = server;
 const ownerAuth = { authorization: `Token ${owner.token}`, 'content-type': 'application/json' };
 
-await fetch(`${server.url}/api/applications/${app.uuid}/widget/`, {
-  method: 'PATCH',
-  headers: ownerAuth,
-  body: JSON.stringify({
-    enabled: true,
-    allowed_origins: [ORIGIN],
-    limits: {
-      visitor_messages_per_hour: 10_000,
-      visitor_messages_per_day: 100_000,
-      ip_messages_per_hour: 100_000,
-      ip_messages_per_day: 1_000_000,
-    },
-  }),
-});
-
-async function visitorToken(): Promise<string> {
-  const html = await (
-    await fetch(`${server.url}/embed/v1/${app.uuid}?origin=${encodeURIComponent(ORIGIN)}`)
-  ).text();
-  const boot = /<script id="cairn-boot" type="application\/json">(.*?)<\/script>/.exec(html)?.[1];
-  if (!boot) throw new Error('the embed page minted no token');
-  return (JSON.parse(boot) as { token: string }).token;
-}
-
-type Event = {
-  kind: string;
-  message_uuid?: string;
-  message?: { uuid: string; status: string; text: string };
-};
-
-/** A visitor: their event stream, read as the iframe reads it, and their questions. */
-async function openVisitor() {
-  const token = await visitorToken();
-  const finals = new Map<string, (text: string) => void>();
-  const done = new Map<string, string>();
-  const firstDelta = new Map<string, number>();
-  const res = await fetch(`${server.url}/api/widget/v1/events/`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  if (res.status !== 200) throw new Error(`events: ${res.status}`);
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const reading = (async () => {
-    for (;;) {
-      const { value, done: ended } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (ended) return;
-      buffer += value;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-        buffer = buffer.slice(end + 2);
-        if (!data) continue;
-        const event = JSON.parse(data) as Event;
-        if (event.kind === 'delta' && !firstDelta.has(event.message_uuid!)) {
-          firstDelta.set(event.message_uuid!, performance.now());
-        }
-        const message = event.message;
-        if (
-          event.kind === 'updated' &&
-          message &&
-          ['complete', 'failed', 'stopped'].includes(message.status)
-        ) {
-          done.set(message.uuid, message.status);
-          finals.get(message.uuid)?.(message.status);
-        }
-      }
-    }
-  })();
-  let conversation: string | null = null;
-  return {
-    firstDelta,
-    /** Sends one question and waits for its answer's final event; returns [answer uuid, sent at, status]. */
-    async ask(text: string, benchId?: string): Promise<{ answer: string; sentAt: number; status: string }> {
-      const sentAt = performance.now();
-      const res = await fetch(`${server.url}/api/widget/v1/messages/`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          ...(benchId && { 'x-bench-id': benchId }),
-        },
-        body: JSON.stringify({ conversation_uuid: conversation, message: text }),
-      });
-      if (res.status !== 201) throw new Error(`send: ${res.status} ${await res.text()}`);
-      const body = (await res.json()) as { conversation: { uuid: string }; answer: { uuid: string } };
-      conversation = body.conversation.uuid;
-      const answer = body.answer.uuid;
-      const status =
-        done.get(answer) ?? (await new Promise<string>((resolve) => finals.set(answer, resolve)));
-      return { answer, sentAt, status };
-    },
-    get conversation() {
-      return conversation;
-    },
-    token,
-    async close() {
-      await reader.cancel().catch(() => {});
-      await reading;
-    },
-  };
-}
+await enableWidget(server.url, app.uuid, owner.token);
 
 // The owner's chat, the reference path.
 const ownerFinals = new Map<string, () => void>();
@@ -143,7 +44,7 @@ const ownerSocket = new WebSocket(`${server.url.replace('http', 'ws')}/api/ws`, 
 /** The owner's client clock: when each answer's first delta arrived. */
 const ownerFirstDelta = new Map<string, number>();
 ownerSocket.on('message', (raw) => {
-  const { event, data } = JSON.parse(raw.toString()) as { event: string; data: Event };
+  const { event, data } = JSON.parse(raw.toString()) as { event: string; data: ChatEvent };
   if (event === 'message' && data.kind === 'delta' && !ownerFirstDelta.has(data.message_uuid!))
     ownerFirstDelta.set(data.message_uuid!, performance.now());
   const message = data.message;
@@ -184,7 +85,7 @@ console.log(
 );
 
 // 1. One visitor, alternating with the owner's chat.
-const one = await openVisitor();
+const one = await openVisitor(server.url, app.uuid);
 for (let i = 0; i < 10; i++) {
   await one.ask(claims[asked++ % claims.length]!);
   await askOwner();
@@ -218,7 +119,7 @@ console.log(line('1 owner    chat   server: arrival → first delta written     
 
 // 2. Many visitors at once.
 const started = performance.now();
-const visitors = await Promise.all(Array.from({ length: VISITORS }, () => openVisitor()));
+const visitors = await Promise.all(Array.from({ length: VISITORS }, () => openVisitor(server.url, app.uuid)));
 const opened = performance.now();
 const results = await Promise.all(
   visitors.map(async (v, n) => {
@@ -236,12 +137,9 @@ const firstDeltas = visitors.flatMap((v, n) =>
 let lost = 0;
 let incomplete = answers.filter((a) => a.status !== 'complete').length;
 for (const v of visitors) {
-  const res = await fetch(`${server.url}/api/widget/v1/conversations/${v.conversation}/`, {
-    headers: { authorization: `Bearer ${v.token}` },
-  });
-  const body = (await res.json()) as { messages: Array<{ role: string; status: string }> };
-  lost += 2 * MESSAGES - body.messages.length;
-  incomplete += body.messages.filter((m) => m.role === 'assistant' && m.status !== 'complete').length;
+  const audit = await v.audit(MESSAGES);
+  lost += audit.lost;
+  incomplete += audit.incomplete;
 }
 await Promise.all(visitors.map((v) => v.close()));
 console.log(
