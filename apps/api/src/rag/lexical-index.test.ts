@@ -1,8 +1,6 @@
-import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexItem } from './index-chunks.ts';
 import {
   dropLexicalIndex,
   lexicalIndexBuildsSettled,
@@ -12,7 +10,7 @@ import {
   warmLexicalIndex,
 } from './lexical-index.ts';
 import { lexicalSearch, lexicalSearchSql, type RankedChunk } from './retrieve.ts';
-import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
+import { indexItems as indexItemsOf, insertApplication } from './test-fixtures.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -92,20 +90,8 @@ const QUERIES = [
   'Glaciers glaciers GLACIERS',
 ];
 
-async function indexItems(applicationId: number, items: typeof ITEMS): Promise<number[]> {
-  const ids: number[] = [];
-  for (const [title, text, language] of items) {
-    const itemId = await insertItem(database, applicationId, title);
-    await indexItem(database, {
-      applicationId,
-      itemId,
-      document: textDocument(title, text, language),
-      llmModels: DEFAULT_LLM_MODELS,
-    });
-    ids.push(itemId);
-  }
-  return ids;
-}
+const indexItems = (applicationId: number, items: typeof ITEMS) =>
+  indexItemsOf(database, applicationId, items);
 
 function expectSameRanking(actual: RankedChunk[], expected: RankedChunk[]) {
   expect(actual.map((r) => r.id)).toEqual(expected.map((r) => r.id));

@@ -1,12 +1,10 @@
-import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexItem } from './index-chunks.ts';
 import { lexicalIndexBuildsSettled, lexicalIndexState, warmLexicalIndex } from './lexical-index.ts';
 import { lexicalSearch } from './retrieve.ts';
 import { termStatistics } from './term-statistics.ts';
-import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
+import { indexItems, insertApplication } from './test-fixtures.ts';
 
 let database: Database;
 beforeAll(async () => {
@@ -37,15 +35,7 @@ const QUERIES = [
 describe('term statistics', () => {
   it('counts the same from the cached copy of the postings as in SQL: stems, languages, stop words, absent words', async () => {
     const { applicationId } = await insertApplication(database);
-    for (const [title, text, language] of ITEMS) {
-      const itemId = await insertItem(database, applicationId, title);
-      await indexItem(database, {
-        applicationId,
-        itemId,
-        document: textDocument(title, text, language),
-        llmModels: DEFAULT_LLM_MODELS,
-      });
-    }
+    await indexItems(database, applicationId, ITEMS);
     expect(lexicalIndexState(database, applicationId)).toBeUndefined();
     const fromSql = await Promise.all(QUERIES.map((q) => termStatistics(database, applicationId, q)));
     expect(await warmLexicalIndex(database, applicationId)).toBeDefined();

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { chunkDocument } from './chunk.ts';
+import { indexItem } from './index-chunks.ts';
 import type { ParsedDocument } from './types.ts';
 
 /** Test data for the retrieval tests: rows written directly, as the ingestion job would leave them. */
@@ -36,6 +38,26 @@ export async function insertItem(database: Database, applicationId: number, titl
 /** A one-section document, as the text parser makes it. */
 export function textDocument(title: string, text: string, language?: string): ParsedDocument {
   return { title, language, sections: [{ text }] };
+}
+
+/** Indexes [title, text, language] items into the application with the built-in models; their item ids. */
+export async function indexItems(
+  database: Database,
+  applicationId: number,
+  items: readonly (readonly [string, string, string | undefined])[],
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [title, text, language] of items) {
+    const itemId = await insertItem(database, applicationId, title);
+    await indexItem(database, {
+      applicationId,
+      itemId,
+      document: textDocument(title, text, language),
+      llmModels: DEFAULT_LLM_MODELS,
+    });
+    ids.push(itemId);
+  }
+  return ids;
 }
 
 export { chunkDocument };
