@@ -182,6 +182,8 @@ const lengths: number[] = [];
 let referenceContained = 0;
 const referenceLengths: number[] = [];
 const answerMs: number[] = [];
+/** The relevance decision alone (no I/O): it runs for every question on every answer path. */
+const decideMs: number[] = [];
 /** The decision's score per question, to show what other thresholds would do. */
 const answerableScores: number[] = [];
 const heldOutScores: number[] = [];
@@ -190,7 +192,9 @@ async function answer(question: string) {
   const started = performance.now();
   const passages = await retrieve(database, application, question, TOP_K);
   const stats = await termStatistics(database, applicationId, question);
+  const decideStarted = performance.now();
   const decision = judgeRelevance(question, passages, stats);
+  decideMs.push(performance.now() - decideStarted);
   const built = { decision, ...composeAnswer(question, decision.weighted, decision.passages) };
   answerMs.push(performance.now() - started);
   return { passages, built };
@@ -249,7 +253,9 @@ console.log(
   `held-out questions declined   ${pct(declinedHeldOut, unanswerable.length).padEnd(20)}0 % (never declines)`,
 );
 console.log(`answerable wrongly declined   ${pct(declinedAnswerable, answerable.length).padEnd(20)}0 %`);
-console.log(`answer time (retrieve + decide + compose) ms: median ${median(answerMs).toFixed(1)}`);
+console.log(
+  `answer time (retrieve + decide + compose) ms: median ${median(answerMs).toFixed(1)}; the decision alone: median ${median(decideMs).toFixed(3)}, p99 ${[...decideMs].sort((a, b) => a - b)[Math.floor(decideMs.length * 0.99)]?.toFixed(3)}`,
+);
 if (process.argv.includes('--thresholds')) {
   console.log('\nthreshold  held-out declined  answerable declined');
   // Around the decision's threshold, fine enough to place it (0.59 today).
