@@ -262,7 +262,7 @@ console.log(
 );
 if (process.argv.includes('--thresholds')) {
   console.log('\nthreshold  held-out declined  answerable declined');
-  // Around the decision's threshold, fine enough to place it (0.60 today).
+  // Around the decision's threshold, fine enough to place it (0.59 today).
   for (let step = 45; step <= 65; step++) {
     const t = step / 100;
     const below = (xs: number[]) => xs.filter((x) => x < t).length;
