@@ -106,6 +106,24 @@ describe('Telegram with long polling (PUBLIC_URL is local)', () => {
     );
     expect(Number(rows[0]!.poll_offset)).toBe(502);
   });
+
+  it("says the owner's words, with no sources, to a question the knowledge does not cover", async () => {
+    const ownerWords = 'Please ask our front desk about that.';
+    const patch = (message: string) =>
+      t.call('PATCH', `/api/applications/${appA.uuid}/`, {
+        token: owner.token,
+        json: { no_answer_message: message },
+      });
+    expect((await patch(ownerWords)).status).toBe(200);
+    try {
+      const since = tg.calls.length;
+      tg.sendText(POLLED, 4244, 'Which telescope should an astronomer buy?');
+      const reply = await tg.waitFor('sendMessage', since);
+      expect(reply.params).toMatchObject({ chat_id: 4244, text: ownerWords });
+    } finally {
+      await patch('');
+    }
+  });
 });
 
 describe('one poller per bot', () => {
