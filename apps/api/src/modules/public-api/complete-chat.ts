@@ -14,6 +14,7 @@ import {
   channelConversation,
   failureOf,
   finalMessage,
+  restartedFailure,
   sourcesOf,
   startAnswer,
   tokensOf,
@@ -112,6 +113,11 @@ export async function completeChat(
   function write(step: AnswerStep) {
     if (step.kind === 'text') {
       res.write(delta(step.text));
+      return;
+    }
+    if (step.kind === 'restarted') {
+      follower.close();
+      res.end(`data: ${JSON.stringify(restartedFailure().body())}\n\n`);
       return;
     }
     const message = step.message;

@@ -18,6 +18,7 @@ import {
   channelConversation,
   failureOf,
   finalMessage,
+  restartedFailure,
   sourcesOf,
   startAnswer,
   tokensOf,
@@ -343,16 +344,23 @@ export async function createResponse(
       res.write(prefix + event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }));
       return;
     }
-    const message = step.message;
-    if (message.status === 'failed') {
-      // Mid-stream the status is sent already: the documented `response.failed`, with the reason.
-      const failure = failureOf(message);
+    // Mid-stream the status is sent already: the documented `response.failed`, with the reason.
+    const fail = (failure: OpenAIError) => {
       const failed = {
         ...responseObject(head),
         status: 'failed',
         error: { code: failure.code, message: failure.message },
       };
       res.end(prefix + event('response.failed', { response: failed }));
+    };
+    if (step.kind === 'restarted') {
+      follower.close();
+      fail(restartedFailure());
+      return;
+    }
+    const message = step.message;
+    if (message.status === 'failed') {
+      fail(failureOf(message));
       return;
     }
     const done = responseObject(head, message);

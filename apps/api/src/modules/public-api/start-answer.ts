@@ -29,6 +29,20 @@ export function failureOf(message: TMessage): OpenAIError {
   );
 }
 
+/**
+ * A streamed answer started again after its server stopped, whose new text departs from the text
+ * already sent (decision 061): the stream ends with this retryable error rather than a mixed answer.
+ */
+export const restartedFailure = () =>
+  new OpenAIError(
+    503,
+    'The application could not answer: its server stopped while writing the answer, and the answer written again differs from the text already sent. Ask again; the complete answer is also stored in the conversation.',
+    'api_error',
+    'interrupted',
+    null,
+    true,
+  );
+
 export const sourcesOf = (message: TMessage) => (message.metadata.sources ?? []) as TSource[];
 
 /** The answer's token counts: the provider's, or the built-in models' tokenizer count. */
