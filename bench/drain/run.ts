@@ -43,8 +43,10 @@ interface Result {
 }
 
 const children: ServerProcess['child'][] = [];
+/** Not ended yet: a process ended by a signal (the SIGKILL here) keeps a null `exitCode`. */
+const running = (child: ServerProcess['child']) => child.exitCode === null && child.signalCode === null;
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (running(child)) child.kill('SIGKILL');
 });
 
 async function environment() {
@@ -135,10 +137,9 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
       0,
       ...answers.map((a) => (a.finishedAt ?? Number.POSITIVE_INFINITY) - a.sentAt - undisturbedMs),
     );
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-    );
+    const left = children.filter(running);
+    for (const child of left) child.kill('SIGTERM');
+    await Promise.all(left.map((c) => new Promise((r) => c.once('exit', r))));
     children.length = 0;
     return { completed: completed.length, longestExtra: longestExtra / 1000, downSeconds: downMs / 1000 };
   } finally {
