@@ -209,7 +209,11 @@ describe(`answers across a restart (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
       // The scale-out of the README: a process that serves requests and one that writes answers.
       const api = await serve(env, { ROLE: 'api' });
       const writer = await serve(env);
-      const user = await signUpOverHttp(api.base, env.dataDir, `api-${randomBytes(3).toString('hex')}@example.com`);
+      const user = await signUpOverHttp(
+        api.base,
+        env.dataDir,
+        `api-${randomBytes(3).toString('hex')}@example.com`,
+      );
       const app = await providerApplication(api.base, user.token, env.fake.url);
       const key = await fetch(`${api.base}/api/applications/${app}/api-keys/`, {
         method: 'POST',

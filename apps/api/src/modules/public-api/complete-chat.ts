@@ -12,9 +12,9 @@ import { modelNotFound } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
   channelConversation,
+  endedFailure,
   failureOf,
   finalMessage,
-  restartedFailure,
   sourcesOf,
   startAnswer,
   tokensOf,
@@ -115,9 +115,9 @@ export async function completeChat(
       res.write(delta(step.text));
       return;
     }
-    if (step.kind === 'restarted') {
+    if (step.kind === 'restarted' || step.kind === 'interrupted') {
       follower.close();
-      res.end(`data: ${JSON.stringify(restartedFailure().body())}\n\n`);
+      res.end(`data: ${JSON.stringify(endedFailure(step.kind).body())}\n\n`);
       return;
     }
     const message = step.message;
@@ -151,6 +151,10 @@ export async function completeChat(
         if (!started) {
           if (step.kind === 'done' && step.message.status === 'failed' && !step.message.message) {
             reject(failureOf(step.message));
+            return;
+          }
+          if (step.kind === 'interrupted') {
+            reject(endedFailure(step.kind));
             return;
           }
           started = true;

@@ -16,9 +16,9 @@ import { invalidRequest, modelNotFound, OpenAIError } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
   channelConversation,
+  endedFailure,
   failureOf,
   finalMessage,
-  restartedFailure,
   sourcesOf,
   startAnswer,
   tokensOf,
@@ -353,9 +353,9 @@ export async function createResponse(
       };
       res.end(prefix + event('response.failed', { response: failed }));
     };
-    if (step.kind === 'restarted') {
+    if (step.kind === 'restarted' || step.kind === 'interrupted') {
       follower.close();
-      fail(restartedFailure());
+      fail(endedFailure(step.kind));
       return;
     }
     const message = step.message;
@@ -397,6 +397,10 @@ export async function createResponse(
       if (!started) {
         if (step.kind === 'done' && step.message.status === 'failed' && !step.message.message) {
           reject(failureOf(step.message));
+          return;
+        }
+        if (step.kind === 'interrupted') {
+          reject(endedFailure(step.kind));
           return;
         }
         started = true;

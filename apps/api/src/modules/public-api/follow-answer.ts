@@ -7,11 +7,48 @@ import { serializeMessage } from '../chatrooms/serialize-chat.ts';
 /**
  * `restarted`: the answer was started again (its process died, decision 052) and the new run's text
  * departs from the text already handed on, which cannot be taken back; the final message still follows.
+ * `interrupted`: this process is stopping before the answer ended; nothing follows (decision 061).
  */
 export type AnswerStep =
   | { kind: 'text'; text: string }
   | { kind: 'restarted' }
+  | { kind: 'interrupted' }
   | { kind: 'done'; message: TMessage };
+
+const isLast = (step: AnswerStep) => step.kind === 'done' || step.kind === 'interrupted';
+
+/**
+ * The followers open in each app, keyed by its realtime hub (the same object in every plugin
+ * context): a stopping process waits for them, then interrupts the rest.
+ */
+const openFollowers = new WeakMap<object, Set<{ interrupt(): void; ended: Promise<void> }>>();
+
+const followersOf = (app: FastifyInstance) => {
+  let set = openFollowers.get(app.realtime);
+  if (!set) {
+    set = new Set();
+    openFollowers.set(app.realtime, set);
+  }
+  return set;
+};
+
+/**
+ * Part of a drain: waits up to `timeoutMs` for the answers followed here (public-API requests under
+ * way, whichever process writes them) to end, then ends those left with `interrupted`, so their
+ * requests end and the process can close.
+ */
+export async function settleFollowers(app: FastifyInstance, timeoutMs: number): Promise<void> {
+  const followers = [...followersOf(app)];
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(followers.map((f) => f.ended)),
+    new Promise((r) => {
+      timer = setTimeout(r, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  for (const f of followersOf(app)) f.interrupt();
+}
 
 const FINAL = new Set(['complete', 'stopped', 'failed']);
 /** Without an event for this long, the stored answer is read (a NOTIFY lost on the way). */
@@ -90,7 +127,7 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
     clearTimeout(quiet);
     while (steps.length && !closed) {
       const step = steps.shift()!;
-      if (step.kind === 'done') unsubscribe();
+      if (isLast(step)) unsubscribe();
       onStep(step);
     }
     if (!done && !closed) {
@@ -104,7 +141,7 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
     }
   }
 
-  const unsubscribe = app.realtime.subscribe(ownerId, ({ event, data }) => {
+  const unsubscribeEvents = app.realtime.subscribe(ownerId, ({ event, data }) => {
     if (event !== 'message') return;
     const e = data as TMessageEvent;
     if (done) return;
@@ -121,6 +158,25 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
       if (FINAL.has(e.message.status)) finish(e.message);
     }
   });
+
+  let ended!: () => void;
+  const entry = {
+    ended: new Promise<void>((r) => {
+      ended = r;
+    }),
+    interrupt() {
+      if (done) return;
+      done = true;
+      steps.push({ kind: 'interrupted' });
+      deliver();
+    },
+  };
+  followersOf(app).add(entry);
+  function unsubscribe() {
+    unsubscribeEvents();
+    followersOf(app).delete(entry);
+    ended();
+  }
 
   async function readStored() {
     const [row] = await app.db.select().from(messages).where(eq(messages.uuid, answerUuid));
@@ -147,7 +203,7 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
         wake = null;
       }
       const step = steps.shift()!;
-      if (step.kind === 'done') unsubscribe();
+      if (isLast(step)) unsubscribe();
       return step;
     },
     forEach(onStep) {

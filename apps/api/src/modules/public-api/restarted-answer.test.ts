@@ -22,6 +22,31 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
+/** An application of `token`'s owner answering through the local model `fake`. */
+async function providerAppOf(t: TestApp, token: string, fake: FakeOpenAI): Promise<string> {
+  const app = (await t.call('POST', '/api/applications/', { token, json: { name: 'Restart' } })).body
+    .uuid as string;
+  const provider = await t.call('POST', '/api/model-providers/', {
+    token,
+    json: { kind: 'openai_compatible', name: 'Local', base_url: fake.url },
+  });
+  const model = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
+    token,
+    json: { name: 'slow-chat', model_type: 'text' },
+  });
+  await t.call('PATCH', `/api/applications/${app}/`, {
+    token,
+    json: { llm_models: [model.body.uuid, 'builtin-embedding'], strictness: 'relaxed' },
+  });
+  return app;
+}
+
+/** An OpenAI client with a new key of `app`; it does not retry by itself. */
+async function clientOf(t: TestApp, token: string, app: string) {
+  const key = await t.call('POST', `/api/applications/${app}/api-keys/`, { token, json: { name: 'k' } });
+  return new OpenAI({ apiKey: key.body.key, baseURL: `${t.url}/api/v1`, maxRetries: 0 });
+}
+
 /**
  * An API-only process and a worker, an application answering through a slow local model, and a key.
  * `replies(n)` is the text of the model's n-th answer to a question (0 for the first run).
@@ -50,25 +75,8 @@ async function setup(replies: (n: number) => string) {
   };
   const first = await worker();
   const owner = await t.signUp();
-  const app = (await t.call('POST', '/api/applications/', { token: owner.token, json: { name: 'Restart' } }))
-    .body.uuid as string;
-  const provider = await t.call('POST', '/api/model-providers/', {
-    token: owner.token,
-    json: { kind: 'openai_compatible', name: 'Local', base_url: fake.url },
-  });
-  const model = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
-    token: owner.token,
-    json: { name: 'slow-chat', model_type: 'text' },
-  });
-  await t.call('PATCH', `/api/applications/${app}/`, {
-    token: owner.token,
-    json: { llm_models: [model.body.uuid, 'builtin-embedding'], strictness: 'relaxed' },
-  });
-  const key = await t.call('POST', `/api/applications/${app}/api-keys/`, {
-    token: owner.token,
-    json: { name: 'k' },
-  });
-  const client = new OpenAI({ apiKey: key.body.key, baseURL: `${t.url}/api/v1`, maxRetries: 0 });
+  const app = await providerAppOf(t, owner.token, fake);
+  const client = await clientOf(t, owner.token, app);
   /** The first worker stops writing (its answers go back to the queue); a new one writes them again. */
   const restart = async (): Promise<FastifyInstance> => {
     await first.lifecycle.drain(0);
@@ -87,12 +95,7 @@ async function setup(replies: (n: number) => string) {
 }
 
 /** Streams a completion; once `afterWords` words arrived, `midway` runs beside the stream. */
-async function streamAcross(
-  client: OpenAI,
-  app: string,
-  midway: () => Promise<unknown>,
-  afterWords = 5,
-) {
+async function streamAcross(client: OpenAI, app: string, midway: () => Promise<unknown>, afterWords = 5) {
   const stream = await client.chat.completions.create({
     model: app,
     stream: true,
@@ -117,7 +120,8 @@ async function streamAcross(
   return { text, conversation, finishReason, error };
 }
 
-describe('a public API answer written again after its process stopped', () => {
+// Slow on a loaded machine: two or three apps, and answers streamed twice.
+describe('a public API answer written again after its process stopped', { timeout: 120_000 }, () => {
   it('the stream goes on with the new run where the text sent so far ends: the whole answer, once', async () => {
     const { client, app, restart, stored } = await setup(() => FIRST);
     const seen = await streamAcross(client, app, restart);
@@ -136,7 +140,9 @@ describe('a public API answer written again after its process stopped', () => {
     expect(FIRST.startsWith(seen.text)).toBe(true);
     expect(seen.text).not.toContain('again');
     // The stored answer is the new run's whole text, nothing left of the first.
-    await expect.poll(async () => (await stored(seen.conversation)).status, { timeout: 30_000 }).toBe('complete');
+    await expect
+      .poll(async () => (await stored(seen.conversation)).status, { timeout: 30_000 })
+      .toBe('complete');
     expect(await stored(seen.conversation)).toMatchObject({ run: 1, message: AGAIN });
   });
 
@@ -152,5 +158,32 @@ describe('a public API answer written again after its process stopped', () => {
     const done = await completion;
     expect(done.choices[0]!.message.content).toBe(AGAIN);
     expect(done.choices[0]!.finish_reason).toBe('stop');
+  });
+
+  it('a process stopping with a streamed answer unfinished ends the stream with a retryable error, and stops', async () => {
+    const fake = await startFakeOpenAI({ models: ['slow-chat'], chunkDelayMs: 120, reply: FIRST });
+    cleanups.push(() => fake.close());
+    // One process that serves the request and writes the answer, as on PGlite.
+    const t = await startTestApp();
+    let closed = false;
+    cleanups.push(() => (closed ? Promise.resolve() : t.close()));
+    const owner = await t.signUp();
+    const app = await providerAppOf(t, owner.token, fake);
+    const client = await clientOf(t, owner.token, app);
+    const waiting = client.chat.completions
+      .create({ model: app, messages: [{ role: 'user', content: 'Tell me everything' }] })
+      .catch((err: unknown) => err);
+    // A drain that runs out of time hands the answers back, then the process closes.
+    const seen = await streamAcross(client, app, async () => {
+      await t.app.lifecycle.drain(0);
+      await t.close();
+      closed = true;
+    });
+    expect(seen.error).toBeInstanceOf(OpenAI.APIError);
+    expect((seen.error as InstanceType<typeof OpenAI.APIError>).code).toBe('interrupted');
+    expect(FIRST.startsWith(seen.text)).toBe(true);
+    const refused = await waiting;
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect(refused).toMatchObject({ status: 503, code: 'interrupted' });
   });
 });

@@ -29,14 +29,21 @@ export function failureOf(message: TMessage): OpenAIError {
   );
 }
 
+const ENDED = {
+  restarted:
+    'its server stopped while writing the answer, and the answer written again differs from the text already sent.',
+  interrupted: 'the server is restarting before the answer was finished.',
+};
+
 /**
- * A streamed answer started again after its server stopped, whose new text departs from the text
- * already sent (decision 061): the stream ends with this retryable error rather than a mixed answer.
+ * An answer this request cannot see to its end (decision 061): written again with a text that
+ * departs from the one already streamed, or followed by a process that is stopping. A retryable
+ * error, never a mixed or cut answer taken for a whole one.
  */
-export const restartedFailure = () =>
+export const endedFailure = (kind: keyof typeof ENDED) =>
   new OpenAIError(
     503,
-    'The application could not answer: its server stopped while writing the answer, and the answer written again differs from the text already sent. Ask again; the complete answer is also stored in the conversation.',
+    `The application could not answer: ${ENDED[kind]} Ask again; the complete answer is also stored in the conversation.`,
     'api_error',
     'interrupted',
     null,
@@ -154,5 +161,6 @@ export async function finalMessage(follower: AnswerFollower): Promise<TMessage> 
   for (;;) {
     const step = await follower.next();
     if (step.kind === 'done') return step.message;
+    if (step.kind === 'interrupted') throw endedFailure(step.kind);
   }
 }
