@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { useProviderModel } from '../../testing/chat-fixtures.ts';
 import { until } from '../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -22,22 +23,12 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-/** An application of `token`'s owner answering through the local model `fake`. */
+/** An application of `token`'s owner answering through the local model `fake`, knowledge or not. */
 async function providerAppOf(t: TestApp, token: string, fake: FakeOpenAI): Promise<string> {
   const app = (await t.call('POST', '/api/applications/', { token, json: { name: 'Restart' } })).body
     .uuid as string;
-  const provider = await t.call('POST', '/api/model-providers/', {
-    token,
-    json: { kind: 'openai_compatible', name: 'Local', base_url: fake.url },
-  });
-  const model = await t.call('POST', `/api/model-providers/${provider.body.uuid}/models/`, {
-    token,
-    json: { name: 'slow-chat', model_type: 'text' },
-  });
-  await t.call('PATCH', `/api/applications/${app}/`, {
-    token,
-    json: { llm_models: [model.body.uuid, 'builtin-embedding'], strictness: 'relaxed' },
-  });
+  await useProviderModel(t, token, app, { baseUrl: fake.url, model: 'slow-chat' });
+  await t.call('PATCH', `/api/applications/${app}/`, { token, json: { strictness: 'relaxed' } });
   return app;
 }
 
