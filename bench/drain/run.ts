@@ -1,8 +1,8 @@
 /**
  * Answers in flight when a server process stops (decision 052): for `--answers` (50) answers
  * streaming from a slow model server, stop the process with SIGKILL or SIGTERM, start it again, and
- * print how many answers completed and the longest extra wait (an answer's time to complete minus
- * that of an undisturbed answer). With `--database-url`, on PostgreSQL, also two processes: one is
+ * print how many answers completed and the longest extra wait (the slowest answer's time to complete
+ * minus that of the slowest of the same batch undisturbed). With `--database-url`, on PostgreSQL, also two processes: one is
  * killed (or stopped with a 1 s drain) while the other runs, and answers move to the survivor.
  *
  *   npx tsx bench/drain/run.ts [--database-url postgres://…] [--answers 50] [--runs 3]
@@ -38,13 +38,17 @@ interface Result {
   completed: number;
   /** Longest extra wait of an answer, seconds. */
   longestExtra: number;
+  /** The slowest answer of the undisturbed batch, seconds. */
+  undisturbed: number;
   /** Signal → the process that finishes the answers serves again (restart, or 0 for a survivor). */
   downSeconds: number;
 }
 
 const children: ServerProcess['child'][] = [];
+/** Not ended yet: a process ended by a signal (the SIGKILL here) keeps a null `exitCode`. */
+const running = (child: ServerProcess['child']) => child.exitCode === null && child.signalCode === null;
 process.on('exit', () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const child of children) if (running(child)) child.kill('SIGKILL');
 });
 
 async function environment() {
@@ -87,22 +91,18 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
     progress(`${scenario}: up`);
     const user = await signUpOverHttp(firstBase, env.dataDir, `drain-${Date.now()}@example.com`);
     const app = await providerApplication(firstBase, user.token, modelUrl);
-    // An undisturbed answer, for the extra wait.
+    // The same batch undisturbed, for the extra wait: `ANSWERS` answers at once take longer than one.
     const baseline: AskedAnswer[] = [];
     const baselineWatch = watchAnswers(() => firstBase, user.token, app, baseline);
-    baseline.push(await ask(firstBase, user, app, 'An undisturbed question'));
-    await baselineWatch.allFinal(120_000);
+    baseline.push(...(await askBatch(firstBase, user, app, 'Undisturbed question')));
+    await baselineWatch.allFinal(300_000);
     baselineWatch.close();
-    const undisturbedMs = baseline[0]!.finishedAt! - baseline[0]!.sentAt;
+    const undisturbedMs = Math.max(...baseline.map((a) => a.finishedAt! - a.sentAt));
 
     let base = firstBase;
     const answers: AskedAnswer[] = [];
     const watch = watchAnswers(() => base, user.token, app, answers);
-    answers.push(
-      ...(await Promise.all(
-        Array.from({ length: ANSWERS }, (_, i) => ask(firstBase, user, app, `Question ${i}`)),
-      )),
-    );
+    answers.push(...(await askBatch(firstBase, user, app, 'Question')));
     // Stop mid-stream: once every answer has streamed part of its text.
     for (let i = 0; i < 600 && !answers.every((a) => watch.runsSeen.get(a.uuid)?.has(0)); i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -135,16 +135,24 @@ async function run(scenario: Scenario, modelUrl: string): Promise<Result> {
       0,
       ...answers.map((a) => (a.finishedAt ?? Number.POSITIVE_INFINITY) - a.sentAt - undisturbedMs),
     );
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(
-      children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)),
-    );
+    const left = children.filter(running);
+    for (const child of left) child.kill('SIGTERM');
+    await Promise.all(left.map((c) => new Promise((r) => c.once('exit', r))));
     children.length = 0;
-    return { completed: completed.length, longestExtra: longestExtra / 1000, downSeconds: downMs / 1000 };
+    return {
+      completed: completed.length,
+      longestExtra: longestExtra / 1000,
+      undisturbed: undisturbedMs / 1000,
+      downSeconds: downMs / 1000,
+    };
   } finally {
     await env.remove();
   }
 }
+
+/** `ANSWERS` questions at once, each in a new conversation. */
+const askBatch = (base: string, user: { token: string; sender: string }, app: string, question: string) =>
+  Promise.all(Array.from({ length: ANSWERS }, (_, i) => ask(base, user, app, `${question} ${i}`)));
 
 function serverEnv(
   env: { dataDir: string; databaseUrl: string },
@@ -184,11 +192,11 @@ async function main() {
       results.push(await run(scenario, model.url));
       const r = results.at(-1)!;
       console.log(
-        `  ${scenario} run ${i + 1}: ${r.completed}/${ANSWERS} complete, longest extra wait ${r.longestExtra.toFixed(1)} s, down ${r.downSeconds.toFixed(1)} s`,
+        `  ${scenario} run ${i + 1}: ${r.completed}/${ANSWERS} complete, longest extra wait ${r.longestExtra.toFixed(1)} s (undisturbed batch ${r.undisturbed.toFixed(1)} s), down ${r.downSeconds.toFixed(1)} s`,
       );
     }
     console.log(
-      `${scenario.padEnd(12)} completed ${median(results.map((r) => r.completed))}/${ANSWERS}  longest extra wait ${median(results.map((r) => r.longestExtra)).toFixed(1)} s  (restart to healthy ${median(results.map((r) => r.downSeconds)).toFixed(1)} s)`,
+      `${scenario.padEnd(12)} completed ${median(results.map((r) => r.completed))}/${ANSWERS}  longest extra wait ${median(results.map((r) => r.longestExtra)).toFixed(1)} s  (undisturbed batch ${median(results.map((r) => r.undisturbed)).toFixed(1)} s; restart to healthy ${median(results.map((r) => r.downSeconds)).toFixed(1)} s)`,
     );
   }
   await model.close();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { adminQuery } from '@cairn/db/testing';
+import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AskedAnswer, ask, providerApplication, watchAnswers } from '../testing/answer-fleet.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
@@ -197,6 +198,62 @@ describe(`answers across a restart (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
       expect(answers.filter((a) => a.final!.run >= 1).length).toBeGreaterThan(answers.length / 2);
       survivor.child.kill('SIGTERM');
       await survivor.exited;
+    },
+    TIMEOUT,
+  );
+
+  it.runIf(PG_URL)(
+    'two processes on PostgreSQL: a completion streamed by the API process goes on when the worker writing it is killed',
+    async () => {
+      const env = await environment();
+      // The scale-out of the README: a process that serves requests and one that writes answers.
+      const api = await serve(env, { ROLE: 'api' });
+      const writer = await serve(env);
+      const user = await signUpOverHttp(
+        api.base,
+        env.dataDir,
+        `api-${randomBytes(3).toString('hex')}@example.com`,
+      );
+      const app = await providerApplication(api.base, user.token, env.fake.url);
+      const key = await fetch(`${api.base}/api/applications/${app}/api-keys/`, {
+        method: 'POST',
+        headers: { authorization: `Token ${user.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'restart' }),
+      });
+      const client = new OpenAI({
+        apiKey: ((await key.json()) as { key: string }).key,
+        baseURL: `${api.base}/api/v1`,
+        maxRetries: 0,
+      });
+      const stream = await client.chat.completions.create({
+        model: app,
+        stream: true,
+        messages: [{ role: 'user', content: 'long question' }],
+      });
+      let text = '';
+      let conversation = '';
+      let finishReason: string | null = null;
+      let restarted: Promise<unknown> | undefined;
+      for await (const chunk of stream) {
+        conversation ||= (chunk as unknown as { conversation_id: string }).conversation_id;
+        text += chunk.choices[0]?.delta.content ?? '';
+        finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
+        if (!restarted && text.split(' ').length > 5) {
+          // Killed mid-answer, and started again: the answer's lease runs out, a new run begins.
+          writer.child.kill('SIGKILL');
+          restarted = writer.exited.then(() => serve(env));
+        }
+      }
+      await restarted;
+      // The client read the whole answer once, as if nothing happened but a pause.
+      expect(text).toBe(LONG);
+      expect(finishReason).toBe('stop');
+      const room = await fetch(`${api.base}/api/applications/${app}/chatrooms/${conversation}/messages/`, {
+        headers: { authorization: `Token ${user.token}` },
+      });
+      const stored = ((await room.json()) as { messages: AskedAnswer['final'][] }).messages.at(-1)!;
+      expect(stored).toMatchObject({ status: 'complete', message: LONG, metadata: { resumes: 1 } });
+      expect(stored.run).toBeGreaterThanOrEqual(1);
     },
     TIMEOUT,
   );

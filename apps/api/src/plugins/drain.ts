@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
+import { settleFollowers } from '../modules/public-api/follow-answer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,7 +32,12 @@ export default fp(async function drainPlugin(app: FastifyInstance) {
       drained ??= (async () => {
         draining = true;
         app.log.info({ timeoutMs }, 'draining: new requests are refused, work under way finishes');
-        await Promise.all([app.answers.drain(timeoutMs), app.jobs.drain(timeoutMs)]);
+        // Public-API requests under way wait for their answers too, wherever they are written.
+        await Promise.all([
+          app.answers.drain(timeoutMs),
+          app.jobs.drain(timeoutMs),
+          settleFollowers(app, timeoutMs),
+        ]);
         // 1012 (Service Restart): the web app reconnects, to another process or to this one
         // restarted, and reads what it missed. (Closed at `close()` they would get no code.)
         for (const socket of app.websocketServer.clients) socket.close(1012, 'Server restarting');

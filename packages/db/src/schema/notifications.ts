@@ -22,8 +22,15 @@ export const notificationProfiles = pgTable('notification_profiles', {
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   profile: jsonb('profile').$type<TNotificationProfile>().notNull(),
-  /** The last digest run for this owner (sent, or found nothing to say). */
+  /** The end of the period of the last digest sent (or found with nothing to say). */
   digestSentAt: timestamp('digest_sent_at', { withTimezone: true }),
+  /**
+   * A digest being sent: the end of its period (its Message-ID), until it is recorded as sent. Kept
+   * after a crash, so the same digest is sent again (decision 061).
+   */
+  digestClaimedAt: timestamp('digest_claimed_at', { withTimezone: true }),
+  /** Until when its sender holds that claim: after it, the sender is taken for dead. */
+  digestClaimedUntil: timestamp('digest_claimed_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -2,7 +2,7 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { DIGEST_QUEUE, sendDueDigests } from './digest.ts';
+import { DIGEST_QUEUE, DIGEST_SEND_LEASE_MS, digestMessageId, sendDueDigests } from './digest.ts';
 
 /** The digest under a test clock: at the owner's local hour, about the period, silent when empty. */
 
@@ -153,6 +153,79 @@ describe('digest', () => {
     expect(body).not.toContain('Test notification');
     // And once only.
     at('2026-06-02T08:20:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+  });
+
+  it('a digest whose sender died mid-send is sent again once its claim ends, same Message-ID, then never again', async () => {
+    const daily = { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'daily', digest_hour: 8, time_zone: 'UTC' };
+    expect(
+      (await t.call('PUT', '/api/notification-profile/', { token: alice.token, json: daily })).status,
+    ).toBe(200);
+    at('2026-07-01T10:00:00Z');
+    await failure('http://127.0.0.1:1/fifth');
+    const digests = () => mailsTo(alice.user.email).filter((m) => m.subject.includes('digest'));
+    const messageIdOf = (raw: string) => /^Message-ID: (.+)$/im.exec(raw)?.[1]?.trim();
+    const before = digests().length;
+
+    // The process dies while the mail system has the digest: it is delivered, but never recorded
+    // (the send never returns, as a SIGKILL leaves it).
+    const send = t.app.mailer.send.bind(t.app.mailer);
+    const dying = vi.spyOn(t.app.mailer, 'send').mockImplementation(async (to, mail) => {
+      await send(to, mail);
+      if (to === alice.user.email) await new Promise(() => {});
+    });
+    const periodEnd = new Date('2026-07-02T08:00:00Z');
+    try {
+      at(periodEnd.toISOString());
+      void sendDueDigests(t.app);
+      await until(async () => digests().length === before + 1, 15_000);
+    } finally {
+      dying.mockRestore();
+    }
+    // Another process (or this one restarted) meanwhile: the claim is its sender's, no second copy.
+    at('2026-07-02T08:03:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+    expect(digests()).toHaveLength(before + 1);
+
+    // Once the claim ended the sender is taken for dead: the same digest (same period, text and
+    // Message-ID) is sent again, even outside the owner's hour, so the mail system drops the copy.
+    at(new Date(periodEnd.getTime() + DIGEST_SEND_LEASE_MS + 60_000).toISOString());
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    const [first, again] = digests().slice(before);
+    expect(messageIdOf(again!.raw)).toBe(digestMessageId(t.app, alice.user.id, periodEnd));
+    expect(messageIdOf(first!.raw)).toBe(messageIdOf(again!.raw));
+    expect(readable(again!.raw)).toContain('http://127.0.0.1:1/fifth');
+    expect(again!.subject).toBe(first!.subject);
+
+    // Recorded now: later runs of that hour and the next day's (nothing new) send nothing.
+    at('2026-07-02T08:20:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+    at('2026-07-03T08:05:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([]);
+    expect(digests()).toHaveLength(before + 2);
+  });
+
+  it('a digest claimed by a sender that died before sending is not lost', async () => {
+    at('2026-07-04T10:00:00Z');
+    await failure('http://127.0.0.1:1/sixth');
+    const digests = () => mailsTo(alice.user.email).filter((m) => m.subject.includes('digest'));
+    const before = digests().length;
+    // Dies after its claim, before the mail system has anything.
+    const dying = vi.spyOn(t.app.mailer, 'send').mockImplementation(() => new Promise(() => {}));
+    try {
+      at('2026-07-05T08:00:00Z');
+      void sendDueDigests(t.app);
+      await until(async () => dying.mock.calls.length > 0, 15_000);
+    } finally {
+      dying.mockRestore();
+    }
+    expect(digests()).toHaveLength(before);
+    // The next hours are not the owner's: the claim alone brings the digest back.
+    at('2026-07-05T09:10:00Z');
+    expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
+    expect(digests()).toHaveLength(before + 1);
+    expect(readable(digests().at(-1)!.raw)).toContain('http://127.0.0.1:1/sixth');
+    at('2026-07-05T09:20:00Z');
     expect(await sendDueDigests(t.app)).toEqual([]);
   });
 });

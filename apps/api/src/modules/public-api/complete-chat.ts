@@ -12,6 +12,7 @@ import { modelNotFound } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
   channelConversation,
+  endedFailure,
   failureOf,
   finalMessage,
   sourcesOf,
@@ -114,6 +115,11 @@ export async function completeChat(
       res.write(delta(step.text));
       return;
     }
+    if (step.kind === 'restarted' || step.kind === 'interrupted') {
+      follower.close();
+      res.end(`data: ${JSON.stringify(endedFailure(step.kind).body())}\n\n`);
+      return;
+    }
     const message = step.message;
     if (message.status === 'failed') {
       // Mid-stream, the status is sent already: OpenAI clients raise an error event as an APIError.
@@ -145,6 +151,10 @@ export async function completeChat(
         if (!started) {
           if (step.kind === 'done' && step.message.status === 'failed' && !step.message.message) {
             reject(failureOf(step.message));
+            return;
+          }
+          if (step.kind === 'interrupted') {
+            reject(endedFailure(step.kind));
             return;
           }
           started = true;

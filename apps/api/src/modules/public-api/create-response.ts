@@ -16,6 +16,7 @@ import { invalidRequest, modelNotFound, OpenAIError } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
   channelConversation,
+  endedFailure,
   failureOf,
   finalMessage,
   sourcesOf,
@@ -343,16 +344,23 @@ export async function createResponse(
       res.write(prefix + event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }));
       return;
     }
-    const message = step.message;
-    if (message.status === 'failed') {
-      // Mid-stream the status is sent already: the documented `response.failed`, with the reason.
-      const failure = failureOf(message);
+    // Mid-stream the status is sent already: the documented `response.failed`, with the reason.
+    const fail = (failure: OpenAIError) => {
       const failed = {
         ...responseObject(head),
         status: 'failed',
         error: { code: failure.code, message: failure.message },
       };
       res.end(prefix + event('response.failed', { response: failed }));
+    };
+    if (step.kind === 'restarted' || step.kind === 'interrupted') {
+      follower.close();
+      fail(endedFailure(step.kind));
+      return;
+    }
+    const message = step.message;
+    if (message.status === 'failed') {
+      fail(failureOf(message));
       return;
     }
     const done = responseObject(head, message);
@@ -389,6 +397,10 @@ export async function createResponse(
       if (!started) {
         if (step.kind === 'done' && step.message.status === 'failed' && !step.message.message) {
           reject(failureOf(step.message));
+          return;
+        }
+        if (step.kind === 'interrupted') {
+          reject(endedFailure(step.kind));
           return;
         }
         started = true;

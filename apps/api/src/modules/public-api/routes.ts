@@ -15,6 +15,7 @@ import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { apiKeyAuthenticator } from './authenticate-api-key.ts';
 import { completeChat } from './complete-chat.ts';
 import { createResponse, getStoredResponse } from './create-response.ts';
+import { settleFollowers } from './follow-answer.ts';
 import { modelNotFound, OpenAIError, sendOpenAIError, toOpenAIError } from './openai-error.ts';
 
 const errors = {
@@ -186,4 +187,7 @@ async function publicApi(fastify: FastifyInstance) {
 
 export default async function publicApiRoutes(app: FastifyInstance) {
   await app.register(publicApi, { prefix: PUBLIC_API_BASE_PATH });
+  // Closed without a drain (a second signal, tests) or after one: requests still following an
+  // answer end with a retryable error rather than holding the server open (decision 061).
+  app.addHook('preClose', async () => settleFollowers(app, 0));
 }

@@ -29,6 +29,27 @@ export function failureOf(message: TMessage): OpenAIError {
   );
 }
 
+const ENDED = {
+  restarted:
+    'its server stopped while writing the answer, and the answer written again differs from the text already sent.',
+  interrupted: 'the server is restarting before the answer was finished.',
+};
+
+/**
+ * An answer this request cannot see to its end (decision 061): written again with a text that
+ * departs from the one already streamed, or followed by a process that is stopping. A retryable
+ * error, never a mixed or cut answer taken for a whole one.
+ */
+export const endedFailure = (kind: keyof typeof ENDED) =>
+  new OpenAIError(
+    503,
+    `The application could not answer: ${ENDED[kind]} Ask again; the complete answer is also stored in the conversation.`,
+    'api_error',
+    'interrupted',
+    null,
+    true,
+  );
+
 export const sourcesOf = (message: TMessage) => (message.metadata.sources ?? []) as TSource[];
 
 /** The answer's token counts: the provider's, or the built-in models' tokenizer count. */
@@ -140,5 +161,6 @@ export async function finalMessage(follower: AnswerFollower): Promise<TMessage> 
   for (;;) {
     const step = await follower.next();
     if (step.kind === 'done') return step.message;
+    if (step.kind === 'interrupted') throw endedFailure(step.kind);
   }
 }

@@ -33,7 +33,8 @@ describe('webhook deliveries across a kill -9', () => {
     };
 
     const first = startServer(env, children);
-    await waitHealthy(port, first.exited);
+    // Slow on a loaded machine: tsx compiles the server, and PGlite makes a new data dir.
+    await waitHealthy(port, first.exited, 150_000);
     const email = 'hooks@example.com';
     expect((await call('POST', '/api/register/', { email, password: TEST_PASSWORD })).status).toBe(201);
     const mail = await firstOutboxMail(dataDir);
@@ -80,7 +81,7 @@ describe('webhook deliveries across a kill -9', () => {
     const killedAt = Date.now();
 
     const again = startServer(env, children);
-    await waitHealthy(port, again.exited);
+    await waitHealthy(port, again.exited, 150_000);
     const [, resent] = await inFlight.waitFor(2, 30_000);
     expect(resent!.headers['webhook-id']).toBe(inFlight.received[0]!.headers['webhook-id']);
     expect(resent!.verifiedWith).toHaveLength(1);
@@ -103,5 +104,5 @@ describe('webhook deliveries across a kill -9', () => {
     again.child.kill('SIGTERM');
     expect(await again.exited).toBe(0);
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 150_000);
+  }, 420_000);
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "notification_profiles" ADD COLUMN "digest_claimed_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "notification_profiles" ADD COLUMN "digest_claimed_until" timestamp with time zone;
