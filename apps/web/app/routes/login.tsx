@@ -46,7 +46,9 @@ export async function action(args: Route.ActionArgs) {
   try {
     const { token } = await api.post<LoginResponse>('/api/login/', parsed.value, { auth: false });
     const to = safeRedirect(parsed.form.get('redirectTo'));
-    return redirect(to, { headers: { 'Set-Cookie': setAuthCookie(token, context.secureCookies, context.sessionMaxAgeSeconds) } });
+    return redirect(to, {
+      headers: { 'Set-Cookie': setAuthCookie(token, context.secureCookies, context.sessionMaxAgeSeconds) },
+    });
   } catch (error) {
     const normalized = normalizeError(error);
     if (normalized.code === 'email_not_verified') {
