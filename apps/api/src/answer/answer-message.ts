@@ -382,7 +382,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     .returning();
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
   if (!row) return;
-  await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
+  // Counted before the final event, so whoever sees the answer finish finds it in the inbox.
   // The inbox is a courtesy to the owner: the answer stands if counting it fails.
   await recordAnswerOutcome(app.db, {
     applicationId: application.id,
@@ -390,6 +390,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     answer: row,
     question: asked,
   }).catch((err: unknown) => app.log.warn({ err }, 'could not record an unanswered question'));
+  await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
   // Once per run: only the process holding this run gets its row back.
   await emitMessageCreated(app, { application, chatroom }, row);
 }

@@ -24,7 +24,13 @@ export async function addItems(
     await alsoInTransaction?.(tx, inserted);
     return inserted;
   });
-  for (const row of rows)
-    await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row);
+  // All at once: each publish reaches this process's sockets before its first await, so every
+  // "queued" goes out before a worker, which can take an item as soon as the commit lands, says
+  // "processing" about it.
+  await Promise.all(
+    rows.map((row) =>
+      app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row),
+    ),
+  );
   return rows.map(serializeItem);
 }
