@@ -59,6 +59,11 @@ export const notifications = pgTable(
     emailDueAt: timestamp('email_due_at', { withTimezone: true }),
     /** Sent through quiet hours (a handoff the owner marked urgent). */
     urgent: boolean('urgent').notNull().default(false),
+    /**
+     * A handoff's deadline: when the assistant takes the conversation back if nobody replied. What
+     * is left of it is written into each channel's message when that message goes out.
+     */
+    replyBy: timestamp('reply_by', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

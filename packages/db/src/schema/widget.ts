@@ -1,4 +1,15 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './accounts.ts';
 import { applications } from './applications.ts';
 
@@ -36,4 +47,24 @@ export const widgetUsage = pgTable(
     index('widget_usage_visitor_idx').on(t.applicationId, t.visitorUuid, t.createdAt),
     index('widget_usage_ip_idx').on(t.applicationId, t.ipHash, t.createdAt),
   ],
+);
+
+export const WIDGET_REFUSAL_REASONS = ['disabled', 'origin_not_allowed'] as const;
+
+/**
+ * Sites whose pages asked for the widget and were refused, so the owner can see why it draws
+ * nothing there (the site's developer only sees a console message). One row per origin, the
+ * latest refusal; only the most recent few are kept per application.
+ */
+export const widgetRefusedOrigins = pgTable(
+  'widget_refused_origins',
+  {
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    origin: text('origin').notNull(),
+    reason: text('reason', { enum: WIDGET_REFUSAL_REASONS }).notNull(),
+    lastRefusedAt: timestamp('last_refused_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.applicationId, t.origin] })],
 );

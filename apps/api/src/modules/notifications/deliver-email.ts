@@ -2,6 +2,7 @@ import { NOTIFICATION_EVENT_LABELS, type TNotificationEvent } from '@cairn/contr
 import { chatroomViews, notifications, users } from '@cairn/db/schema';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { bodyAsOf } from './handoff-deadline.ts';
 import { notificationMail } from './notification-mail.ts';
 import { getProfile } from './profile.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
@@ -143,7 +144,7 @@ export async function deliverNotificationEmail(
     await app.mailer.send(owner.email, {
       ...notificationMail({
         title: row.title,
-        body: row.body,
+        body: bodyAsOf(row, now, profile.time_zone),
         url: row.link ? new URL(row.link, app.config.publicUrl).href : null,
         eventLabel: NOTIFICATION_EVENT_LABELS[event],
         unsubscribeUrl: unsubscribeUrl(app, row.ownerId, event),

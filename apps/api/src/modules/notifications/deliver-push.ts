@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
 import { pinnedLookup, resolvePublicAddress } from '../../rag/ssrf.ts';
+import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
 
@@ -84,7 +85,7 @@ export async function deliverNotificationPush(
   }
   await pushTo(app, row.ownerId, {
     title: row.title,
-    body: row.body,
+    body: bodyAsOf(row, app.notifications.clock(), profile.time_zone),
     url: new URL(row.link ?? '/', app.config.publicUrl).href,
     tag: row.uuid,
   });

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { openSecret } from '../integrations/integration-secrets.ts';
 import { describeSlackError, slackClient } from '../integrations/slack-client.ts';
+import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
 
 export const SLACK_QUEUE = 'notification-slack';
@@ -82,7 +83,7 @@ export async function deliverNotificationSlack(
   if (!profile.events[row.event as keyof typeof profile.events]?.includes('slack')) return false;
   return postToOwnerSlack(app, row.ownerId, {
     title: row.title,
-    body: row.body,
+    body: bodyAsOf(row, app.notifications.clock(), profile.time_zone),
     url: row.link ? new URL(row.link, app.config.publicUrl).href : null,
   });
 }

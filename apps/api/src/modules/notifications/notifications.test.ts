@@ -24,12 +24,15 @@ import {
 
 const SHOP = 'https://shop.example.com';
 
-/** The raw message with folded headers unfolded and quoted-printable decoded. */
+/** The raw message with folded headers unfolded and quoted-printable decoded (as UTF-8). */
 const readable = (raw: string) =>
-  raw
-    .replace(/\n[ \t]+/g, ' ')
-    .replace(/=\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  Buffer.from(
+    raw
+      .replace(/\n[ \t]+/g, ' ')
+      .replace(/=\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 const unsubscribeLink = (raw: string) => /^List-Unsubscribe: <(.+)>$/m.exec(readable(raw))?.[1];
 const WARRANTY = {
   title: 'X200 manual',
@@ -317,9 +320,19 @@ describe('e-mail', () => {
   const mailsTo = () => t.outbox().filter((m) => m.to === alice.user.email);
 
   it('waits the delay, then sends with text, HTML and one-click unsubscribe headers', async () => {
-    const { id, row, room } = await handoffAt('2026-03-10T10:00:00Z');
-    expect(row.emailStatus).toBe('pending');
-    expect(row.emailDueAt!.toISOString()).toBe('2026-03-10T10:03:00.000Z');
+    await putProfile(alice.token, {
+      ...DEFAULT_NOTIFICATION_PROFILE,
+      events: { ...DEFAULT_NOTIFICATION_PROFILE.events, conversation_started: ['email', 'in_app'] },
+    });
+    t.app.notifications.clock = at('2026-03-10T10:00:00Z');
+    const visitor = await visitorSession();
+    const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
+    const room = sent.body.conversation.uuid as string;
+    const n = await notified('conversation_started', (x) => x.chatroom_uuid === room);
+    const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, n.uuid));
+    const id = row!.id;
+    expect(row!.emailStatus).toBe('pending');
+    expect(row!.emailDueAt!.toISOString()).toBe('2026-03-10T10:03:00.000Z');
     const before = mailsTo().length;
     t.app.notifications.clock = at('2026-03-10T10:02:59Z');
     expect(await deliverNotificationEmail(t.app, id)).toBe('waiting');
@@ -330,12 +343,26 @@ describe('e-mail', () => {
     expect(await deliverNotificationEmail(t.app, id)).toBe('gone');
     const mail = mailsTo().at(-1)!;
     expect(mailsTo()).toHaveLength(before + 1);
-    expect(mail.subject).toMatch(/waiting for a person/);
+    expect(mail.subject).toMatch(/^New Widget conversation/);
     expect(mail.raw).toMatch(/Content-Type: text\/html/);
     expect(readable(mail.raw)).toContain(`${t.url}/applications/${appUuid}/messages/${room}`);
     const unsubscribe = unsubscribeLink(mail.raw);
     expect(unsubscribe).toMatch(new RegExp(`^${t.url}/api/notifications/unsubscribe/\\?token=cnu1\\.`));
     expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+  });
+
+  it('a handoff is e-mailed at once, with the time left to reply as of sending', async () => {
+    const { id, row } = await handoffAt('2026-03-10T10:30:00Z');
+    expect(row.emailDueAt!.toISOString()).toBe('2026-03-10T10:30:00.000Z');
+    // The widget's default wait is 5 minutes from the request.
+    expect(row.replyBy!.getTime() - row.createdAt.getTime()).toBeGreaterThan(4 * 60_000);
+    t.app.notifications.clock = () => new Date(row.replyBy!.getTime() - 2 * 60_000);
+    expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
+    const text = readable(mailsTo().at(-1)!.raw);
+    expect(text).toContain('“Warranty?”');
+    expect(text).toContain('Reply within 2 minutes');
+    expect(text).not.toContain('?.');
   });
 
   it('is skipped when the owner opened the conversation before it was due', async () => {
@@ -368,6 +395,8 @@ describe('e-mail', () => {
     t.app.notifications.clock = at('2026-01-15T12:00:00Z');
     expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
     expect(mailsTo()).toHaveLength(before + 1);
+    // Held past its deadline, it no longer asks for a reply within minutes long gone.
+    expect(readable(mailsTo().at(-1)!.raw)).toContain('Nobody replied in time');
 
     await putProfile(alice.token, {
       ...DEFAULT_NOTIFICATION_PROFILE,

@@ -87,14 +87,20 @@ export async function notifyHandoff(app: FastifyInstance, where: Where) {
     .from(applications)
     .where(eq(applications.id, where.chatroom.applicationId));
   const takeover = application ? (await loadWidget(app.db, application)).takeover : null;
+  // The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
+  // notifications' clock (which tests set).
+  const replyBy = takeover
+    ? new Date(app.notifications.clock().getTime() + takeover.wait_minutes * 60_000)
+    : null;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'handoff_requested',
     title: `A visitor is waiting for a person in ${appName}`,
-    body: takeover
-      ? `${room}. Reply within ${takeover.wait_minutes} minute${takeover.wait_minutes === 1 ? '' : 's'}; after that the assistant tells the visitor nobody is available and answers again.`
-      : room,
+    // The conversation's name is the visitor's first question, quoted as written; each channel adds
+    // the time left as it sends (handoff-deadline.ts).
+    body: `“${room}”`,
+    replyBy,
     // The widget's "E-mail me" switch turns this widget's handoff e-mails off; otherwise the
-    // profile decides, with its delay, skip-if-seen and quiet hours like every e-mail.
+    // profile decides, with skip-if-seen and quiet hours like every e-mail, but no delay.
     emailOff: takeover?.email_owner === false,
   }));
 }

@@ -18,12 +18,17 @@ export interface NewNotification {
   chatroom?: { id: number; uuid: string } | null;
   /** Never by e-mail, whatever the profile says (a widget whose "E-mail me" switch is off). */
   emailOff?: boolean;
+  /**
+   * A deadline the owner must meet (a handoff's wait): the e-mail goes out at once instead of after
+   * the profile's delay, which would spend the owner's time to reply, and says what is left.
+   */
+  replyBy?: Date | null;
 }
 
 /**
  * Records an event for its owner: always in the bell (and live as a `notification` socket event),
- * and queues the other channels the profile asks for (e-mail after the profile's delay; push and
- * Slack at once). Called after the change is
+ * and queues the other channels the profile asks for (e-mail after the profile's delay, or at once
+ * for an event with a deadline; push and Slack at once). Called after the change is
  * committed; it never throws, so the request that caused the event goes on whatever happens here.
  */
 export async function recordNotification(
@@ -47,8 +52,11 @@ export async function recordNotification(
         applicationId: input.application?.id ?? null,
         chatroomId: input.chatroom?.id ?? null,
         emailStatus: email ? 'pending' : 'none',
-        emailDueAt: email ? new Date(now.getTime() + profile.email_delay_minutes * 60_000) : null,
+        emailDueAt: email
+          ? new Date(now.getTime() + (input.replyBy ? 0 : profile.email_delay_minutes * 60_000))
+          : null,
         urgent: input.event === 'handoff_requested' && profile.quiet_hours?.urgent_handoff === true,
+        replyBy: input.replyBy ?? null,
         createdAt: now,
       })
       .returning();
