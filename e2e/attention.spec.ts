@@ -87,15 +87,21 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await visitorWaiting(api, user, server.url, app.uuid);
 
   await page.reload();
-  // One waiting visitor plus three groups of unanswered questions: the handbook does not cover the
-  // visitor's question either (the relevance decision, decision 053).
-  await expect(sidebar.getByRole('link', { name: 'Needs attention 4 items' })).toBeVisible();
+  // One waiting visitor, three groups of unanswered questions (the handbook does not cover the
+  // visitor's question either: the relevance decision, decision 053) and one bad answer: the badge
+  // counts all that the page lists.
+  await expect(sidebar.getByRole('link', { name: 'Needs attention 5 items' })).toBeVisible();
   const waiting = page.getByRole('list', { name: 'Waiting for a person' });
   await expect(waiting.getByRole('link')).toHaveText(/^Can somebody call me about a group visit/);
   await expect(waiting).toContainText(/Waiting (less than a minute|1 min)/);
   const unanswered = page.getByRole('list', { name: 'Unanswered questions' });
   const vouchers = unanswered.getByRole('listitem', { name: 'Do you sell gift vouchers?' });
   await expect(vouchers).toContainText('Asked 2 times');
+  // Its conversations are named by when it was asked there, not by their first question.
+  await expect(vouchers.getByRole('list', { name: 'Conversations' }).getByRole('link')).toHaveText([
+    /^Conversation, asked (a few seconds|a minute) ago$/,
+    /^Conversation, asked (a few seconds|a minute) ago$/,
+  ]);
   await expect(unanswered.getByRole('listitem', { name: 'Are dogs welcome?' })).toContainText('Asked once');
   const feedback = page.getByRole('list', { name: 'Bad answers' });
   await expect(feedback.getByRole('listitem')).toHaveCount(1);
@@ -125,7 +131,7 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await expect(page.getByText('Added to the knowledge base')).toBeVisible();
   await expect(dialog).toBeHidden();
   await expect(vouchers).toHaveCount(0);
-  await expect(sidebar.getByRole('link', { name: 'Needs attention 3 items' })).toBeVisible();
+  await expect(sidebar.getByRole('link', { name: 'Needs attention 4 items' })).toBeVisible();
   // Its ingestion shows right here, live, until it is ready.
   const added = page.getByRole('list', { name: 'Added to knowledge' });
   const item = added.getByRole('listitem', { name: 'Do you sell gift vouchers?' });
@@ -158,10 +164,9 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await expect(page.getByText('Every question was answered from your knowledge.')).toBeVisible();
 
   // A 👎 answer leads to its conversation, and can be dismissed.
-  await expect(feedback.getByRole('link', { name: /Open conversation/ })).toHaveAttribute(
-    'href',
-    `/applications/${app.uuid}/messages/${rated.chatroom}`,
-  );
+  await expect(
+    feedback.getByRole('link', { name: 'Open conversation of “When is the lamp cleaned?”' }),
+  ).toHaveAttribute('href', `/applications/${app.uuid}/messages/${rated.chatroom}`);
   await feedback.getByRole('button', { name: /^Dismiss/ }).click();
   await expect(page.getByText('No answer was rated bad.')).toBeVisible();
   await expect(page.getByRole('heading', { name: /^Bad answers/ })).toBeFocused();

@@ -34,8 +34,11 @@ export const ZUnansweredQuestion = z.object({
   /** How many times a question of this group went unanswered. */
   count: z.number().int(),
   last_asked_at: z.string(),
-  /** The conversations it was asked in, latest first. */
-  chatrooms: z.array(ZChatroomRef),
+  /**
+   * The conversations it was asked in, latest first, with when it was last asked there: a
+   * conversation's name is its first question, which may be another one than this.
+   */
+  chatrooms: z.array(ZChatroomRef.extend({ asked_at: z.string() })),
 });
 export type TUnansweredQuestion = z.infer<typeof ZUnansweredQuestion>;
 
@@ -61,10 +64,14 @@ export const ZAttention = z.object({
 });
 export type TAttention = z.infer<typeof ZAttention>;
 
-/** What the sidebar's badge counts: visitors waiting plus open groups of unanswered questions. */
+/**
+ * What the sidebar's badge counts, the page's three sections: visitors waiting, open groups of
+ * unanswered questions, and bad answers not dismissed.
+ */
 export const ZAttentionCount = z.object({
   waiting: z.number().int(),
   unanswered: z.number().int(),
+  negative_feedback: z.number().int(),
 });
 export type TAttentionCount = z.infer<typeof ZAttentionCount>;
 

@@ -8,6 +8,7 @@ export const NEW_CHAT_NAME = 'New Chat';
 export const SENDER_PREFIX = 'reg';
 /** The sender identifier of every answer written by the application's assistant. */
 export const ASSISTANT_SENDER = 'assistant';
+
 export const MESSAGE_MAX = 8000;
 export const CHATROOM_NAME_MAX = 60;
 

@@ -215,6 +215,11 @@ export const ZWidgetMessage = z.object({
   feedback: ZFeedback.nullable(),
   /** The assistant's answer said the knowledge does not cover the question (the widget may offer a person). */
   not_covered: z.boolean(),
+  /**
+   * The assistant speaking about the conversation, not answering (nobody is available; the
+   * assistant is back after a person): shown as a notice, with nothing to rate.
+   */
+  notice: z.boolean(),
   created_at: z.string(),
 });
 export type TWidgetMessage = z.infer<typeof ZWidgetMessage>;

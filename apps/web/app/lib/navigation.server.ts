@@ -50,6 +50,6 @@ export async function loadNavigation(
     chatrooms: navigation.chatrooms
       ? { chatrooms: navigation.chatrooms, error: null }
       : { chatrooms: [], error: CHATROOMS_FAILED },
-    attentionCount: attention ? attention.waiting + attention.unanswered : null,
+    attentionCount: attention ? attention.waiting + attention.unanswered + attention.negative_feedback : null,
   };
 }

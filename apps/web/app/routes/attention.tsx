@@ -254,7 +254,8 @@ function FeedbackRow({ appId, feedback }: { appId: string; feedback: TNegativeFe
         <Button asChild size="sm" variant="outline">
           <Link to={`/applications/${appId}/messages/${feedback.chatroom.uuid}`}>
             <MessageSquareIcon aria-hidden="true" />
-            Open conversation<span className="sr-only">: {feedback.chatroom.name}</span>
+            Open conversation
+            <span className="sr-only"> of “{feedback.question || 'the rated answer'}”</span>
           </Link>
         </Button>
         <fetcher.Form method="post">

@@ -317,6 +317,8 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
   const conversation = state.conversation;
   const canAskForPerson = config.takeover_enabled && conversation?.handled_by === 'assistant';
   const lastMessage = state.messages.at(-1);
+  // One way to ask for a person at a time: under an answer that found nothing, else in the footer.
+  const offerUnderLast = canAskForPerson && lastMessage?.not_covered === true;
   const personName = [...state.messages].reverse().find((m) => m.role === 'human')?.author_name;
 
   return (
@@ -377,7 +379,7 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
             config={config}
             onCite={setSource}
             onRate={rate}
-            onAskForPerson={canAskForPerson && m === lastMessage && m.not_covered ? askForPerson : null}
+            onAskForPerson={offerUnderLast && m === lastMessage ? askForPerson : null}
           />
         ))}
       </div>
@@ -435,7 +437,7 @@ export function Chat({ boot, initialConfig }: { boot: TWidgetBoot; initialConfig
         </button>
       </form>
       <div class="foot">
-        {canAskForPerson && state.messages.length > 0 ? (
+        {canAskForPerson && state.messages.length > 0 && !offerUnderLast ? (
           <button type="button" class="link" onClick={() => void askForPerson()}>
             Talk to a person
           </button>
@@ -469,6 +471,14 @@ function MessageView({
     () => renderMarkdown(message.text, role === 'assistant' ? message.sources : null),
     [message.text, message.sources, role],
   );
+  if (message.notice) {
+    // The assistant about the conversation (nobody available, back after a person): a line, not an answer.
+    return (
+      <div class="msg system">
+        <p class="system-line">{message.text}</p>
+      </div>
+    );
+  }
   return (
     <div class={`msg ${role}`}>
       {role === 'human' && message.author_name ? <span class="author">{message.author_name}</span> : null}

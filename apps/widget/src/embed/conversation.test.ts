@@ -28,6 +28,7 @@ const msg = (over: Partial<TWidgetMessage>): TWidgetMessage => ({
   sources: [],
   feedback: null,
   not_covered: false,
+  notice: false,
   created_at: '2026-11-22T10:00:01.000Z',
   ...over,
 });

@@ -65,5 +65,7 @@ export const messages = pgTable(
   (t) => [
     index('messages_chatroom_idx').on(t.chatroomId, t.id),
     index('messages_open_answers_idx').on(t.status, t.id).where(sql`status IN ('pending', 'streaming')`),
+    // Bad answers are few: counted for the sidebar's "Needs attention" badge on every page.
+    index('messages_bad_answers_idx').on(t.chatroomId).where(sql`feedback = 'down'`),
   ],
 );

@@ -67,7 +67,9 @@ describe('unanswered questions', () => {
     expect(res.body.unanswered).toHaveLength(2);
     const [latest, group] = res.body.unanswered;
     expect(latest).toMatchObject({ question: 'Is there a student discount?', count: 1 });
-    expect(latest!.chatrooms).toEqual([{ uuid: other.chatroom.uuid, name: other.chatroom.name }]);
+    expect(latest!.chatrooms).toEqual([
+      { uuid: other.chatroom.uuid, name: other.chatroom.name, asked_at: expect.any(String) },
+    ]);
     expect(group).toMatchObject({ question: 'Do you ship to Canada?', count: 3 });
     expect(group!.chatrooms.map((c) => c.uuid)).toEqual([third, second, first].map((q) => q.chatroom.uuid));
     expect(new Date(group!.last_asked_at).getTime()).toBeLessThanOrEqual(
@@ -215,11 +217,16 @@ describe('waiting conversations and 👎 answers', () => {
       expect.objectContaining({ uuid: a.chatroom.uuid, started_on: null }),
     ]);
     expect(Date.now() - new Date(res.body.waiting[0]!.waiting_since).getTime()).toBeGreaterThan(11 * 60_000);
-    // The sidebar's badge: the same waiting conversations and open questions, counted.
+    // The sidebar's badge counts what the page lists: waiting, open questions and bad answers.
     const counted = await t.call('GET', `/api/applications/${appId}/attention/count/`, {
       token: alice.token,
     });
-    expect(counted.body).toEqual({ waiting: 2, unanswered: res.body.unanswered.length });
+    expect(counted.body).toEqual({
+      waiting: 2,
+      unanswered: res.body.unanswered.length,
+      negative_feedback: res.body.negative_feedback.length,
+    });
+    expect(counted.body.negative_feedback).toBeGreaterThan(0);
     expect(counted.body.unanswered).toBeGreaterThan(0);
     expect(res.body.negative_feedback).toEqual([
       {
@@ -240,6 +247,10 @@ describe('waiting conversations and 👎 answers', () => {
       { token: alice.token },
     );
     expect(dismissed.status).toBe(204);
+    const recounted = await t.call('GET', `/api/applications/${appId}/attention/count/`, {
+      token: alice.token,
+    });
+    expect(recounted.body.negative_feedback).toBe(counted.body.negative_feedback - 1);
     expect((await attention()).body.negative_feedback.map((f) => f.message_uuid)).toEqual([a.answer.uuid]);
     // A question is no 👎 answer.
     const notRated = await t.call(

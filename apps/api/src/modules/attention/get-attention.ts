@@ -45,11 +45,11 @@ export async function getAttention(db: Db, applicationId: number): Promise<TAtte
 }
 
 /**
- * The counts behind the sidebar's badge, asked on every page of an application: two counts, never
- * the 👎 list (which reads the application's messages).
+ * The counts behind the sidebar's badge, asked on every page of an application: three counts, the
+ * bad answers through their partial index (`messages_bad_answers_idx`), never the lists.
  */
 export async function countAttention(db: Db, applicationId: number): Promise<TAttentionCount> {
-  const [[waiting], [unanswered]] = await Promise.all([
+  const [[waiting], [unanswered], [negative]] = await Promise.all([
     db
       .select({ n: count() })
       .from(chatrooms)
@@ -61,8 +61,24 @@ export async function countAttention(db: Db, applicationId: number): Promise<TAt
       .where(
         and(eq(unansweredQuestions.applicationId, applicationId), eq(unansweredQuestions.status, 'open')),
       ),
+    db
+      .select({ n: count() })
+      .from(messages)
+      .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
+      .leftJoin(feedbackDismissals, eq(feedbackDismissals.messageId, messages.id))
+      .where(
+        and(
+          eq(chatrooms.applicationId, applicationId),
+          eq(messages.feedback, 'down'),
+          isNull(feedbackDismissals.messageId),
+        ),
+      ),
   ]);
-  return { waiting: waiting?.n ?? 0, unanswered: unanswered?.n ?? 0 };
+  return {
+    waiting: waiting?.n ?? 0,
+    unanswered: unanswered?.n ?? 0,
+    negative_feedback: negative?.n ?? 0,
+  };
 }
 
 async function listWaiting(db: Db, applicationId: number): Promise<TWaitingConversation[]> {
@@ -123,7 +139,7 @@ async function listUnanswered(db: Db, applicationId: number): Promise<TUnanswere
     chatrooms: rooms
       .filter((r) => r.groupId === g.id)
       .slice(0, CHATROOMS_PER_QUESTION)
-      .map((r) => ({ uuid: r.uuid, name: r.name })),
+      .map((r) => ({ uuid: r.uuid, name: r.name, asked_at: iso(r.lastAsked!) })),
   }));
 }
 

@@ -90,14 +90,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { appId, chatroomId } = request.params;
-      const chatroom = await updateChatroom(app.db, request.user.id, appId, chatroomId, request.body);
-      await publishChatEvent(app, request.user.id, {
-        kind: 'chatroom',
-        application_uuid: appId,
-        chatroom_uuid: chatroomId,
-        chatroom,
-      });
-      return chatroom;
+      return updateChatroom(app, request.user.id, appId, chatroomId, request.body);
     },
   );
 

@@ -1,12 +1,12 @@
-import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import type { TWidgetConversation } from '@cairn/contracts/widget';
-import { applications, chatrooms, messages } from '@cairn/db/schema';
+import { applications, chatrooms } from '@cairn/db/schema';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import { announceHandBack, handBackInTransaction } from '../chatrooms/hand-back.ts';
 import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
-import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
-import { emitHandoffRequested, emitMessageCreated } from '../webhooks/product-events.ts';
+import { serializeChatroom } from '../chatrooms/serialize-chat.ts';
+import { emitHandoffRequested } from '../webhooks/product-events.ts';
 import { widgetConversationOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { findVisitorChatroom } from './visitor-conversations.ts';
@@ -70,7 +70,8 @@ export async function requestHandoff(
 
 /**
  * Nobody replied in time: if the chatroom still waits on the same request, the assistant tells the
- * visitor (the owner's no-reply message) and answers again. A reply or a decision by the owner
+ * visitor (the owner's no-reply message) and answers again, starting with what the visitor asked
+ * while waiting. A reply or a decision by the owner
  * cleared `waiting_since`, and then this does nothing.
  */
 export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTimeoutJob): Promise<void> {
@@ -83,32 +84,22 @@ export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTim
     if (!room) return null;
     const [application] = await tx.select().from(applications).where(eq(applications.id, room.applicationId));
     const widget = await loadWidget(tx, application!);
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        chatroomId: room.id,
-        senderIdentifier: ASSISTANT_SENDER,
-        message: widget.takeover.no_reply_message,
-        metadata: { handoff_timeout: true },
-      })
-      .returning();
-    return { room, application: application!, message: message! };
+    // The owner's no-reply message tells the visitor; what they asked while waiting is answered.
+    const created = await handBackInTransaction(tx, room, {
+      message: widget.takeover.no_reply_message,
+      metadata: { handoff_timeout: true },
+    });
+    return { room, application: application!, created };
   });
   if (!ended) return;
-  const base = { application_uuid: ended.application.uuid, chatroom_uuid: ended.room.uuid };
-  const ownerId = ended.application.ownerId;
-  await publishChatEvent(app, ownerId, {
+  await publishChatEvent(app, ended.application.ownerId, {
     kind: 'chatroom',
-    ...base,
+    application_uuid: ended.application.uuid,
+    chatroom_uuid: ended.room.uuid,
     chatroom: serializeChatroom(ended.room),
     visitor_uuid: ended.room.visitorUuid ?? undefined,
   });
-  await publishChatEvent(app, ownerId, {
-    kind: 'created',
-    ...base,
-    message: serializeMessage(ended.message),
-  });
-  await emitMessageCreated(app, { application: ended.application, chatroom: ended.room }, ended.message);
+  await announceHandBack(app, ended.application, ended.room, ended.created);
 }
 
 export async function workHandoffTimeouts(app: FastifyInstance) {

@@ -1,4 +1,5 @@
 import { ASSISTANT_SENDER, type TChatroom, type TMessage, type TSource } from '@cairn/contracts/chat';
+import { isConversationNotice } from '@cairn/contracts/conversation-notices';
 import {
   type TWidgetConversation,
   type TWidgetMessage,
@@ -28,6 +29,7 @@ export function widgetMessageOf(message: TMessage, showSources: boolean): TWidge
       showSources && role === 'assistant' && Array.isArray(meta.sources) ? (meta.sources as TSource[]) : [],
     feedback: message.feedback,
     not_covered: role === 'assistant' && meta.not_covered === true,
+    notice: role === 'assistant' && isConversationNotice(meta),
     created_at: message.created_at,
   };
 }

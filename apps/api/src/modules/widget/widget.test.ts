@@ -1,8 +1,10 @@
+import { HANDED_BACK_NOTICE } from '@cairn/contracts/conversation-notices';
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
-import type { TWidgetBoot, TWidgetEvent } from '@cairn/contracts/widget';
+import type { TWidgetBoot, TWidgetEvent, TWidgetMessage } from '@cairn/contracts/widget';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
 import { authenticateVisitor } from './visitor-auth.ts';
@@ -507,11 +509,49 @@ describe('human takeover', () => {
     });
     expect(silent.body.answer).toBeNull();
 
+    const left = await visitor(token).call('POST', '/messages/', {
+      conversation_uuid: room,
+      message: 'How long is the warranty of the X200?',
+    });
+    expect(left.body.answer).toBeNull();
+
     const back = await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
       token: owner.token,
       json: { handled_by: 'assistant' },
     });
     expect(back).toMatchObject({ status: 200, body: { handled_by: 'assistant', waiting_since: null } });
+    // The visitor is told the assistant is back, and what the person left unanswered is answered,
+    // each question on its own, in order.
+    const notice = await stream.waitFor((e) => e.kind === 'created' && e.message.notice);
+    expect(notice.kind === 'created' && notice.message).toMatchObject({
+      role: 'assistant',
+      text: HANDED_BACK_NOTICE,
+      status: 'complete',
+    });
+    const byUuid = async () => {
+      const read = await visitor(token).call('GET', `/conversations/${room}/`);
+      return read.body.messages as TWidgetMessage[];
+    };
+    await until(
+      async () =>
+        (await byUuid()).filter((m) => m.role === 'assistant' && m.status === 'complete').length >= 4,
+      15_000,
+    );
+    const afterBack = await byUuid();
+    const noticeAt = afterBack.findIndex((m) => m.notice);
+    expect(afterBack.slice(noticeAt).map((m) => [m.role, m.notice])).toEqual([
+      ['assistant', true],
+      ['assistant', false],
+      ['assistant', false],
+    ]);
+    const [thanks, warranty] = afterBack.slice(noticeAt + 1);
+    expect(thanks!.status).toBe('complete');
+    expect(warranty!.text).toContain('three-year warranty');
+    const { rows: replies } = await t.database.query<{ reply_to: string }>(
+      `SELECT metadata->>'reply_to' AS reply_to FROM messages WHERE uuid = ANY($1) ORDER BY id`,
+      [[thanks!.uuid, warranty!.uuid]],
+    );
+    expect(replies.map((r) => r.reply_to)).toEqual([silent.body.message.uuid, left.body.message.uuid]);
     expect((await ownerView()).body).toMatchObject({ handled_by: 'assistant', waiting_since: null });
     const taken = await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
       token: owner.token,
@@ -519,10 +559,19 @@ describe('human takeover', () => {
     });
     expect(taken.body.handled_by).toBe('human');
     expect((await ownerView()).body.handled_by).toBe('human');
+    const countBefore = (await byUuid()).length;
     await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
       token: owner.token,
       json: { handled_by: 'assistant' },
     });
+    // Nothing was asked meanwhile: the notice only.
+    expect((await byUuid()).slice(countBefore).map((m) => m.notice)).toEqual([true]);
+    // Handing back a conversation the assistant already handles changes nothing.
+    await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
+      token: owner.token,
+      json: { handled_by: 'assistant' },
+    });
+    expect((await byUuid()).length).toBe(countBefore + 1);
     expect(
       (
         await t.call('PATCH', `/api/applications/${appUuid}/chatrooms/${room}/`, {
@@ -587,19 +636,35 @@ describe('human takeover', () => {
     expect(jobs).toHaveLength(1);
     expect(jobs[0]!.delay).toBeGreaterThanOrEqual(5 * 60 - 2);
 
-    // The wait runs out (the job's work, run now): the assistant says so and answers again.
+    // The visitor asks meanwhile; nobody answers.
+    const meanwhile = await visitor(token).call('POST', '/messages/', {
+      conversation_uuid: room,
+      message: 'What does the X200 warranty cover?',
+    });
+    expect(meanwhile.body.answer).toBeNull();
+
+    // The wait runs out (the job's work, run now): the assistant says so, a notice, not an answer,
+    // and answers what the visitor asked while waiting.
     await endUnansweredHandoff(t.app, jobs[0]!.data);
-    const notice = await stream.waitFor(
-      (e) => e.kind === 'created' && e.message.role === 'assistant' && e.message.status === 'complete',
-    );
+    const notice = await stream.waitFor((e) => e.kind === 'created' && e.message.notice);
     expect(notice.kind === 'created' && notice.message.text).toBe(
       'Nobody is available right now, so I will keep helping you here.',
     );
     await stream.waitFor((e) => e.kind === 'conversation' && e.conversation.handled_by === 'assistant');
+    const answer = await stream.waitFor(
+      (e) =>
+        e.kind === 'updated' &&
+        e.message.role === 'assistant' &&
+        !e.message.notice &&
+        e.message.status === 'complete' &&
+        e.message.text.includes('parts and labour'),
+      15_000,
+    );
+    expect(answer.kind === 'updated' && answer.message.not_covered).toBe(false);
     // Run twice (at least once delivery): nothing more happens.
     await endUnansweredHandoff(t.app, jobs[0]!.data);
     const messages = await visitor(token).call('GET', `/conversations/${room}/`);
-    expect(messages.body.messages).toHaveLength(3);
+    expect(messages.body.messages).toHaveLength(5);
     await stream.close();
   });
 

@@ -54,11 +54,14 @@ export function UnansweredRow({
         <ul className="flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label="Conversations">
           {question.chatrooms.slice(0, ROOMS_SHOWN).map((room) => (
             <li key={room.uuid} className="min-w-0 max-w-full">
+              {/* Named by when it was asked there: the conversation's own name is its first question,
+                  which reads like another question than this one (the name is in the tooltip). */}
               <Link
                 to={`/applications/${appId}/messages/${room.uuid}`}
+                title={room.name}
                 className="block truncate underline underline-offset-4 hover:text-muted-foreground"
               >
-                {room.name}
+                Conversation, asked <RelativeTime iso={room.asked_at} />
               </Link>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import type { TSource } from '@cairn/contracts/chat';
 import { headingOf } from '@cairn/contracts/citations';
+import { isConversationNotice } from '@cairn/contracts/conversation-notices';
 import {
   AlertCircleIcon,
   CheckIcon,
@@ -27,9 +28,25 @@ interface Actions {
 }
 
 export function MessageItem({ message, ...actions }: { message: ChatMessage } & Actions) {
-  if (message.sender_identifier === ASSISTANT_SENDER) return <AnswerItem message={message} {...actions} />;
+  if (message.sender_identifier === ASSISTANT_SENDER) {
+    if (isConversationNotice(message.metadata)) return <NoticeItem message={message} />;
+    return <AnswerItem message={message} {...actions} />;
+  }
   if (isVisitorMessage(message)) return <VisitorItem message={message} />;
   return <UserItem message={message} onRetry={actions.onRetry} />;
+}
+
+/**
+ * The assistant telling the visitor about the conversation (nobody replied in time, handed back):
+ * a line across the conversation, as the visitor sees it, with nothing to rate or regenerate.
+ */
+function NoticeItem({ message }: { message: ChatMessage }) {
+  return (
+    <li className="flex min-w-0 flex-col items-center gap-1 text-center" aria-label="Notice to the visitor">
+      <p className="max-w-[85%] wrap-anywhere text-muted-foreground text-sm">{message.message}</p>
+      <RelativeTime iso={message.created_at} className="text-muted-foreground text-xs" />
+    </li>
+  );
 }
 
 /** A website visitor's message: on the left, like any message not written here. */
@@ -167,8 +184,13 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
             >
               <RefreshCwIcon aria-hidden="true" />
             </Button>
-            <RateButton message={message} value="up" onRate={onRate} />
-            <RateButton message={message} value="down" onRate={onRate} />
+            {/* Only a whole answer is rated: a failed or stopped one is regenerated instead. */}
+            {message.status === 'complete' ? (
+              <>
+                <RateButton message={message} value="up" onRate={onRate} />
+                <RateButton message={message} value="down" onRate={onRate} />
+              </>
+            ) : null}
           </>
         )}
       </div>

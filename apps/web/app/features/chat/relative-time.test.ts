@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import { describe, expect, it } from 'vitest';
-import { relativeFrom } from './relative-time';
+import { relativeFrom, relativeFromPast } from './relative-time';
 
 dayjs.extend(relativeTime);
 
@@ -22,5 +22,13 @@ describe('relativeFrom', () => {
         expect(relativeFrom(iso, now), `${sign * offset} ms`).toBe(dayjs(iso).from(dayjs(now)));
       }
     }
+  });
+});
+
+describe('relativeFromPast', () => {
+  it('never puts what happened in the future (a stopped answer, a server clock ahead)', () => {
+    const now = new Date('2025-03-31T12:00:00Z').getTime();
+    expect(relativeFromPast(new Date(now + 20_000).toISOString(), now)).toBe('a few seconds ago');
+    expect(relativeFromPast(new Date(now - 5 * 60_000).toISOString(), now)).toBe('5 minutes ago');
   });
 });

@@ -79,13 +79,24 @@ export function relativeFrom(iso: string, now = Date.now()): string {
   return result > 0 ? `in ${words}` : `${words} ago`;
 }
 
-/** "a few seconds ago", "5 minutes ago" … kept fresh; the exact date is in the tooltip. */
+/** How long ago something happened, never "in …": a time ahead of `now` is taken as now. */
+export function relativeFromPast(iso: string, now: number): string {
+  return relativeFrom(iso, Math.max(now, Date.parse(iso)));
+}
+
+/**
+ * "a few seconds ago", "5 minutes ago" … of something that happened, kept fresh; the exact date is
+ * in the tooltip. The time is read at each render, not only at each tick: a stopped answer's time
+ * changes after the component mounted, and an older "now" made it "in a few seconds". Never in the
+ * future either: the server's clock may be a little ahead of the browser's.
+ */
 export function RelativeTime({ iso, className }: { iso: string; className?: string }) {
-  const [now, setNow] = useState(() => Date.now());
+  const [, tick] = useState(0);
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    const timer = setInterval(() => tick((n) => n + 1), 30_000);
     return () => clearInterval(timer);
   }, []);
+
   return (
     <time
       dateTime={iso}
@@ -93,7 +104,7 @@ export function RelativeTime({ iso, className }: { iso: string; className?: stri
       className={className}
       suppressHydrationWarning
     >
-      {relativeFrom(iso, now)}
+      {relativeFromPast(iso, Date.now())}
     </time>
   );
 }

@@ -7,4 +7,5 @@ CREATE TABLE "widget_refused_origins" (
 );
 --> statement-breakpoint
 ALTER TABLE "notifications" ADD COLUMN "reply_by" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "widget_refused_origins" ADD CONSTRAINT "widget_refused_origins_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;
+ALTER TABLE "widget_refused_origins" ADD CONSTRAINT "widget_refused_origins_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "messages_bad_answers_idx" ON "messages" USING btree ("chatroom_id") WHERE feedback = 'down';
