@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { uploadHandbook } from './handbook';
-import { shoot } from './look';
+import { expectNoSidewaysScroll, shoot } from './look';
 
 /**
  * A customer's website on its own loopback origin (`localhost`, so it is another site than the
@@ -178,10 +178,25 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   await ownerPage.waitForTimeout(1500);
   await expect(assistantMessages(chat)).toHaveCount(answersBefore);
 
-  // Handed back, the assistant answers again.
+  // Handed back, the assistant says so, answers what the person left unanswered, and answers again.
   const bar = ownerPage.getByRole('region', { name: 'Who answers' });
   await bar.getByRole('button', { name: 'Hand back to the assistant' }).click();
   await expect(bar).toContainText('The assistant is answering');
+  const back = chat.locator('.msg.system');
+  await expect(back).toHaveText('You are chatting with the assistant again.');
+  // A notice, not an answer: nothing to rate.
+  await expect(back.getByRole('button')).toHaveCount(0);
+  await expect(assistantMessages(chat)).toHaveCount(answersBefore + 1);
+  const dogAnswer = chat.locator('.msg.assistant').last();
+  await expect(dogAnswer.getByRole('button', { name: 'Helpful', exact: true })).toBeVisible();
+  // The handbook says nothing of dogs: a person is offered once, under that answer, not also below.
+  await expect(chat.getByRole('button', { name: 'Talk to a person' })).toHaveCount(1);
+  await expect(dogAnswer.getByRole('button', { name: 'Talk to a person' })).toBeVisible();
+  await expect(ownerPage.getByRole('listitem', { name: 'Notice to the visitor' })).toHaveText(
+    /You are chatting with the assistant again\./,
+  );
+  await checkA11y();
+  await shoot(page, 'widget-visitor-handed-back', { fullPage: false });
   await box.fill('When can visitors climb the tower?');
   await box.press('Enter');
   await expect(assistantMessages(chat).last()).toContainText('Saturdays between 10:00 and 16:00');
@@ -203,17 +218,37 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   await expect(launcher).toHaveAttribute('aria-expanded', 'false');
   expect((await seen()).at(-1)).toBe('close');
 
-  // Another site pasting the same snippet gets no chat at all, and the API refuses without a token.
+  // Another site pasting the same snippet gets no chat at all; its developer is told why in the
+  // console, and the owner sees the refused site on the widget screen. The API refuses without a token.
   const elsewhere = await browser.newPage();
+  const consoleLines: string[] = [];
+  elsewhere.on('console', (message) => consoleLines.push(message.text()));
   await elsewhere.goto(`${otherSite.origin}/`, { waitUntil: 'networkidle' });
   await expect(elsewhere.getByRole('heading', { name: 'Mousehole lighthouse' })).toBeVisible();
   await expect(launcherOf(elsewhere)).toHaveCount(0);
   await expect(elsewhere.locator('[data-cairn-widget]')).toHaveCount(0);
+  await expect
+    .poll(() => consoleLines.find((line) => line.startsWith('cairn:')))
+    .toBe(
+      `cairn: ${otherSite.origin} is not an allowed site for this assistant. Its owner can add it under "Allowed sites" on the assistant's "API keys & widget" page.`,
+    );
+  expect(consoleLines.join('\n')).not.toMatch(/CORS/);
   const launcherSettings = await fetch(`${server.url}/api/widget/v1/launcher/${app.uuid}/`, {
     headers: { origin: otherSite.origin },
   });
-  expect(launcherSettings.status).toBe(404);
-  expect(launcherSettings.headers.get('access-control-allow-origin')).toBeNull();
+  expect(launcherSettings.status).toBe(403);
+  await ownerPage.goto(`/applications/${app.uuid}/api-keys-and-widget`);
+  const refused = ownerPage.getByRole('list', { name: 'Refused sites' });
+  await expect(refused.getByRole('listitem')).toHaveText([
+    new RegExp(`^${otherSite.origin.replace(/[.]/g, '\\.')}not in the list above · (a few seconds|a minute) ago$`),
+  ]);
+  await refused.scrollIntoViewIfNeeded();
+  await shoot(ownerPage, 'widget-settings-refused', { fullPage: false });
+  await ownerPage.emulateMedia({ colorScheme: 'dark' });
+  await ownerPage.setViewportSize({ width: 375, height: 800 });
+  await expectNoSidewaysScroll(ownerPage);
+  await refused.scrollIntoViewIfNeeded();
+  await shoot(ownerPage, 'widget-settings-refused', { fullPage: false });
   const framed = await fetch(
     `${server.url}/embed/v1/${app.uuid}?origin=${encodeURIComponent(otherSite.origin)}`,
   );

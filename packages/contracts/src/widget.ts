@@ -109,9 +109,25 @@ export const ZWidgetTakeover = z.object({
 });
 export type TWidgetTakeover = z.infer<typeof ZWidgetTakeover>;
 
+export const WIDGET_REFUSAL_REASONS = ['disabled', 'origin_not_allowed'] as const;
+
+/** A site whose pages asked for the widget and were refused: what the owner sees of it. */
+export const ZRefusedOrigin = z.object({
+  origin: z.string(),
+  /** `disabled`: the widget was off; `origin_not_allowed`: the site is not in the list. */
+  reason: z.enum(WIDGET_REFUSAL_REASONS),
+  last_refused_at: z.string(),
+});
+export type TRefusedOrigin = z.infer<typeof ZRefusedOrigin>;
+
 export const ZWidgetSettings = ZWidgetAppearance.extend({
   enabled: z.boolean(),
   allowed_origins: z.array(z.string()),
+  /**
+   * Sites refused lately, latest first (a few at most), that the widget would still refuse now:
+   * why it draws nothing there.
+   */
+  refused_origins: z.array(ZRefusedOrigin),
   /** The exact HTML to paste into the site: one `<script>` tag served from PUBLIC_URL. */
   embed_snippet: z.string(),
   limits: ZWidgetLimits,
@@ -134,7 +150,10 @@ export const ZUpdateWidgetRequest = ZWidgetAppearance.partial()
   .strict();
 export type TUpdateWidgetRequest = z.input<typeof ZUpdateWidgetRequest>;
 
-export const DEFAULT_WIDGET_SETTINGS: Omit<TWidgetSettings, 'embed_snippet' | 'title' | 'updated_at'> = {
+export const DEFAULT_WIDGET_SETTINGS: Omit<
+  TWidgetSettings,
+  'embed_snippet' | 'title' | 'updated_at' | 'refused_origins'
+> = {
   enabled: false,
   allowed_origins: [],
   greeting: 'Hi! Ask me anything.',

@@ -183,9 +183,15 @@ function start(script: HTMLScriptElement) {
   }
 
   fetch(`${base}/api/widget/v1/launcher/${encodeURIComponent(appId)}/`, { credentials: 'omit' })
-    .then((res) => (res.ok ? (res.json() as Promise<TWidgetLauncher>) : null))
+    .then(async (res) => {
+      if (res.ok) return (await res.json()) as TWidgetLauncher;
+      // Refused (not an allowed site, widget off, no such application): nothing is drawn, and the
+      // site's developer is told why instead of guessing from a CORS error.
+      const refusal = (await res.json().catch(() => null)) as { detail?: string } | null;
+      console.error(`cairn: ${refusal?.detail ?? `the widget could not load (HTTP ${res.status}).`}`);
+      return null;
+    })
     .then((launcher) => {
-      // Not enabled for this site (or no such application): the snippet does nothing.
       if (!launcher) return;
       ui = draw(launcher);
       for (const command of pending.splice(0)) ui.run(command);

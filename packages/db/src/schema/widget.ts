@@ -1,3 +1,4 @@
+import { WIDGET_REFUSAL_REASONS } from '@cairn/contracts/widget';
 import {
   boolean,
   index,
@@ -48,8 +49,6 @@ export const widgetUsage = pgTable(
     index('widget_usage_ip_idx').on(t.applicationId, t.ipHash, t.createdAt),
   ],
 );
-
-export const WIDGET_REFUSAL_REASONS = ['disabled', 'origin_not_allowed'] as const;
 
 /**
  * Sites whose pages asked for the widget and were refused, so the owner can see why it draws

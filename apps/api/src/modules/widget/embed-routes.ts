@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { recordRefusal, refusalOf } from './refused-origins.ts';
 import { loadWidget, type Widget, widgetConfigOf } from './widget-settings.ts';
 
 /** apps/widget's build: the loader (widget.js) and the chat's bundle (embed.js, embed.css). */
@@ -100,8 +101,10 @@ export default async function embedRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ['widget visitor'],
         description:
-          'What the loader draws (title, colour, position, open on load). Answered, with CORS for that origin, ' +
-          'only to an allowed `Origin` of an enabled widget; 404 otherwise, and the loader draws nothing.',
+          'What the loader draws (title, colour, position, open on load), only to an allowed `Origin` of an ' +
+          'enabled widget. Otherwise 404 (no such application) or 403 (widget off, or the site not allowed, ' +
+          "recorded for the owner's widget screen) and the loader draws nothing; the refusal is readable by " +
+          "the page (CORS) so the loader can tell the site's developer why in the console.",
         params: ZAppParams,
       },
     },
@@ -110,8 +113,26 @@ export default async function embedRoutes(fastify: FastifyInstance) {
       const application = await applicationByUuid(request.params.appId);
       const widget = application ? await loadWidget(app.db, application) : null;
       reply.header('vary', 'Origin').header('cache-control', 'no-store');
-      if (!widget || !allows(widget, origin)) {
-        return reply.status(404).send({ detail: 'No widget for this website.', code: 'not_found' });
+      // A refusal carries nothing the page could not learn by asking, and says why: CORS for it too.
+      if (origin) reply.header('access-control-allow-origin', origin);
+      if (!application || !widget) {
+        return reply.status(404).send({
+          detail: `No assistant has the id ${request.params.appId}: check data-app in the snippet.`,
+          code: 'not_found',
+        });
+      }
+      const checked = ZOrigin.safeParse(origin ?? '');
+      const refusal = checked.success ? refusalOf(widget, checked.data) : 'origin_not_allowed';
+      if (refusal) {
+        if (checked.success) await recordRefusal(app.db, application.id, checked.data, refusal);
+        const site = checked.success ? checked.data : 'this page';
+        return reply.status(403).send({
+          detail:
+            refusal === 'disabled'
+              ? `The widget of this assistant is turned off, so ${site} cannot show it.`
+              : `${site} is not an allowed site for this assistant. Its owner can add it under "Allowed sites" on the assistant's "API keys & widget" page.`,
+          code: 'forbidden',
+        });
       }
       const launcher: TWidgetLauncher = {
         title: widget.title,
@@ -119,7 +140,7 @@ export default async function embedRoutes(fastify: FastifyInstance) {
         position: widget.position,
         open_on_load: widget.open_on_load,
       };
-      return reply.header('access-control-allow-origin', origin).send(launcher);
+      return reply.send(launcher);
     },
   );
 

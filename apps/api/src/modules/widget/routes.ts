@@ -4,7 +4,9 @@ import { ZUpdateWidgetRequest, ZWidgetSettings } from '@cairn/contracts/widget';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { findApplication } from '../applications/find-application.ts';
-import { loadWidget, serializeWidget, updateWidget } from './widget-settings.ts';
+import type { ApplicationRow } from '../applications/serialize-application.ts';
+import { listRefusedOrigins } from './refused-origins.ts';
+import { loadWidget, serializeWidget, updateWidget, type Widget } from './widget-settings.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 const path = '/api/applications/:appId/widget/';
@@ -14,13 +16,20 @@ export default async function widgetSettingsRoutes(fastify: FastifyInstance) {
   fastify.addHook('onRequest', fastify.authenticate);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['widget'], security: [{ token: [] }] };
+  const settingsOf = async (application: ApplicationRow, widget: Widget) =>
+    serializeWidget(
+      widget,
+      app.config.publicUrl,
+      application.uuid,
+      await listRefusedOrigins(app.db, application.id, widget),
+    );
 
   app.get(
     path,
     { schema: { ...base, params: ZAppParams, response: { 200: ZWidgetSettings, ...errors } } },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return serializeWidget(await loadWidget(app.db, application), app.config.publicUrl, application.uuid);
+      return settingsOf(application, await loadWidget(app.db, application));
     },
   );
 
@@ -39,11 +48,7 @@ export default async function widgetSettingsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return serializeWidget(
-        await updateWidget(app.db, application, request.body),
-        app.config.publicUrl,
-        application.uuid,
-      );
+      return settingsOf(application, await updateWidget(app.db, application, request.body));
     },
   );
 }

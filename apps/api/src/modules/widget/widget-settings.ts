@@ -1,5 +1,6 @@
 import {
   DEFAULT_WIDGET_SETTINGS,
+  type TRefusedOrigin,
   type TUpdateWidgetRequest,
   type TWidgetConfig,
   type TWidgetSettings,
@@ -16,7 +17,9 @@ import type { ApplicationRow } from '../applications/serialize-application.ts';
 
 type WidgetRow = typeof widgets.$inferSelect;
 /** The widget with every setting filled in (stored choices over defaults). */
-export type Widget = Omit<TWidgetSettings, 'embed_snippet' | 'updated_at'> & { updatedAt: Date | null };
+export type Widget = Omit<TWidgetSettings, 'embed_snippet' | 'updated_at' | 'refused_origins'> & {
+  updatedAt: Date | null;
+};
 
 /**
  * Stored settings over the defaults. Each group is re-read with its schema and falls back to the
@@ -55,10 +58,16 @@ export async function loadWidget(db: Db, application: ApplicationRow): Promise<W
 export const embedSnippet = (publicUrl: string, applicationUuid: string) =>
   `<script src="${new URL('/widget.js', publicUrl).href}" data-app="${applicationUuid}" async></script>`;
 
-export function serializeWidget(widget: Widget, publicUrl: string, applicationUuid: string): TWidgetSettings {
+export function serializeWidget(
+  widget: Widget,
+  publicUrl: string,
+  applicationUuid: string,
+  refusedOrigins: TRefusedOrigin[],
+): TWidgetSettings {
   const { updatedAt, ...settings } = widget;
   return {
     ...settings,
+    refused_origins: refusedOrigins,
     embed_snippet: embedSnippet(publicUrl, applicationUuid),
     updated_at: updatedAt?.toISOString() ?? null,
   };

@@ -7,6 +7,7 @@ import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
+import { REFUSED_ORIGINS_KEPT } from './refused-origins.ts';
 import { authenticateVisitor } from './visitor-auth.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -124,6 +125,7 @@ describe('widget settings (owner)', () => {
       limits: { visitor_messages_per_hour: 30 },
       takeover: { enabled: true, wait_minutes: 5 },
       updated_at: null,
+      refused_origins: [],
     });
     expect(res.body.embed_snippet).toBe(
       `<script src="${t.url}/widget.js" data-app="${appUuid}" async></script>`,
@@ -198,7 +200,7 @@ describe('widget settings (owner)', () => {
 });
 
 describe('the loader, the launcher settings and the embed page', () => {
-  it('serves the launcher settings with CORS only to an allowed origin of an enabled widget', async () => {
+  it('serves the launcher settings only to an allowed origin of an enabled widget; a refusal says why', async () => {
     const allowed = await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, { headers: { origin: SHOP } });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(SHOP);
@@ -208,15 +210,60 @@ describe('the loader, the launcher settings and the embed page', () => {
       position: 'right',
       open_on_load: false,
     });
-    for (const headers of [{ origin: OTHER }, {} as Record<string, string>]) {
-      const refused = await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, { headers });
-      expect(refused.status).toBe(404);
-      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    }
+    // The refusal is readable by the page, so the loader can tell the site's developer why.
+    const refused = await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, {
+      headers: { origin: OTHER },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(OTHER);
+    expect(await refused.json()).toEqual({
+      detail: `${OTHER} is not an allowed site for this assistant. Its owner can add it under "Allowed sites" on the assistant's "API keys & widget" page.`,
+      code: 'forbidden',
+    });
+    const noOrigin = await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`);
+    expect(noOrigin.status).toBe(403);
+    expect(noOrigin.headers.get('access-control-allow-origin')).toBeNull();
     const unknown = await fetch(`${t.url}/api/widget/v1/launcher/${crypto.randomUUID()}/`, {
       headers: { origin: SHOP },
     });
     expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { detail: string }).detail).toMatch(
+      /^No assistant has the id .*check data-app in the snippet\.$/,
+    );
+
+    // The owner sees the refused site and why; the same site again within the minute is one entry.
+    await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, { headers: { origin: OTHER } });
+    const settings = await t.call('GET', widgetPath(), { token: owner.token });
+    expect(settings.body.refused_origins).toEqual([
+      { origin: OTHER, reason: 'origin_not_allowed', last_refused_at: expect.any(String) },
+    ]);
+    // Allowed now: no longer listed; turned off: every site is refused for that reason.
+    const allowedNow = await patchWidget({ allowed_origins: [SHOP, OTHER] });
+    expect(allowedNow.body.refused_origins).toEqual([]);
+    await patchWidget({ enabled: false });
+    const off = await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, { headers: { origin: SHOP } });
+    expect(off.status).toBe(403);
+    expect(((await off.json()) as { detail: string }).detail).toBe(
+      `The widget of this assistant is turned off, so ${SHOP} cannot show it.`,
+    );
+    const whenOff = await patchWidget({ enabled: true, allowed_origins: [SHOP, 'http://localhost:8080'] });
+    expect(whenOff.body.refused_origins.map((r: { origin: string }) => r.origin)).toEqual([OTHER]);
+    // Only the latest few sites are kept, whatever Origin headers anyone sends.
+    for (let i = 0; i < REFUSED_ORIGINS_KEPT + 3; i++) {
+      await fetch(`${t.url}/api/widget/v1/launcher/${appUuid}/`, {
+        headers: { origin: `https://s${i}.example.org` },
+      });
+    }
+    const { rows } = await t.database.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM widget_refused_origins r JOIN applications a ON a.id = r.application_id WHERE a.uuid = $1',
+      [appUuid],
+    );
+    expect(rows[0]!.n).toBe(REFUSED_ORIGINS_KEPT);
+    expect((await t.call('GET', widgetPath(), { token: owner.token })).body.refused_origins[0].origin).toBe(
+      `https://s${REFUSED_ORIGINS_KEPT + 2}.example.org`,
+    );
+    // Another owner's widget settings stay theirs.
+    expect((await t.call('GET', widgetPath(), { token: bob.token })).status).toBe(404);
   });
 
   it('is framed only by the allowed origin it was opened for, and mints a token bound to it', async () => {

@@ -17,6 +17,7 @@ const settings: TWidgetSettings = {
   suggested_questions: ['Where do I park?'],
   embed_snippet: '<script></script>',
   updated_at: null,
+  refused_origins: [],
 };
 
 describe('widget settings form', () => {

@@ -23,6 +23,7 @@ import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
 import { EmbedSnippet } from './embed-snippet';
 import { OriginsEditor } from './origins-editor';
+import { RefusedOrigins } from './refused-origins';
 import { SwitchField } from './switch-field';
 import type { WidgetActionData } from './widget.server';
 import {
@@ -166,6 +167,7 @@ export function WidgetSettingsForm({ widget, previewSrc }: { widget: TWidgetSett
           }
         />
         <OriginsEditor control={control} errors={errors.allowed_origins} />
+        <RefusedOrigins refused={widget.refused_origins} />
       </Group>
 
       <Group
