@@ -197,6 +197,13 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   );
   await checkA11y();
   await shoot(page, 'widget-visitor-handed-back', { fullPage: false });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await back.scrollIntoViewIfNeeded();
+  await checkA11y();
+  await shoot(page, 'widget-visitor-handed-back', { fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
   await box.fill('When can visitors climb the tower?');
   await box.press('Enter');
   await expect(assistantMessages(chat).last()).toContainText('Saturdays between 10:00 and 16:00');
@@ -240,7 +247,9 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   await ownerPage.goto(`/applications/${app.uuid}/api-keys-and-widget`);
   const refused = ownerPage.getByRole('list', { name: 'Refused sites' });
   await expect(refused.getByRole('listitem')).toHaveText([
-    new RegExp(`^${otherSite.origin.replace(/[.]/g, '\\.')}not in the list above · (a few seconds|a minute) ago$`),
+    new RegExp(
+      `^${otherSite.origin.replace(/[.]/g, '\\.')}not in the list above · (a few seconds|a minute) ago$`,
+    ),
   ]);
   await refused.scrollIntoViewIfNeeded();
   await shoot(ownerPage, 'widget-settings-refused', { fullPage: false });
