@@ -38,7 +38,7 @@ describe('GET /api/navigation/', () => {
       applications: await get('/api/applications/'),
       selected: first,
       chatrooms: [],
-      attention: { waiting: 0, unanswered: 0 },
+      attention: { waiting: 0, unanswered: 0, negative_feedback: 0 },
     });
 
     const asked = await t.call('GET', `/api/navigation/?application=${second}`, { token });
