@@ -139,6 +139,28 @@ test.describe('chat', () => {
       // Only the one cited source is listed.
       await expect(answer.getByRole('heading', { name: 'Sources' })).toBeVisible();
       await expect(answer.locator('ol li')).toHaveCount(1);
+
+      // Stopped mid-stream: stamped when it stopped, which is in the past however the stop's
+      // events arrive (it read "in a few seconds" when the stamp changed after it was shown).
+      await box.fill('And can children climb it?');
+      await box.press('Enter');
+      const second = page.getByRole('listitem', { name: 'Answer' }).nth(1);
+      await expect(second).toContainText('Visitors may climb');
+      await second.getByRole('button', { name: 'Stop' }).click();
+      await expect(second).toContainText('Stopped.');
+      const room = page.url().split('/').at(-1);
+      const stored = async () => {
+        const res = await api.call<{ messages: { uuid: string; status: string; updated_at: string }[] }>(
+          'GET',
+          `/api/applications/${app.uuid}/chatrooms/${room}/messages/`,
+          { token: user.token },
+        );
+        return res.body.messages.at(-1)!;
+      };
+      await expect.poll(async () => (await stored()).status).toBe('stopped');
+      const stamp = second.locator('time');
+      await expect(stamp).toHaveAttribute('datetime', (await stored()).updated_at);
+      await expect(stamp).toHaveText('a few seconds ago');
     } finally {
       await fake?.close();
     }
