@@ -144,6 +144,9 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   // The visitor asks for a person: told to wait; the owner sees it at once and replies.
   await chat.getByRole('button', { name: 'Talk to a person' }).click();
   await expect(chat.getByRole('status').filter({ hasText: 'Waiting for a person' })).toBeVisible();
+  // The owner is e-mailed at once (not after the profile's 3-minute e-mail delay) with the time left.
+  const mail = await server.lastMail(owner.email, 'A visitor is waiting for a person in Lighthouse');
+  expect(mail.text.replace(/=\r?\n/g, '')).toMatch(/Reply within [45] minutes \(by \d\d:\d\d UTC\)/);
   await rooms.getByRole('link', { name: /^When is the lamp cleaned\?.*Waiting for a person/ }).click();
   const reply = 'Hi, Grace here: the lamp is cleaned on Tuesdays, and you are welcome to watch.';
   await ownerPage.getByPlaceholder('Reply to the visitor…').fill(reply);
