@@ -91,6 +91,24 @@ test('connect a provider, test it, pick its models and choose them for an applic
   await page.getByLabel('Instructions').fill('Answer in one sentence.');
   await page.getByText('Knowledge first').click();
   await page.getByRole('button', { name: 'Save settings' }).click();
+  // The embedding model is tried before it is saved: with the wrong key it is refused, in words,
+  // on its field, and the application keeps searching with the model it had.
+  await expect(page.locator('#settings-embedding-model-error')).toHaveText(
+    /^The embedding model "nomic-embed-text" did not work: .*rejected the API key \(401\)/,
+  );
+  await checkMainA11y(page);
+  await page.goto('/settings/models');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('dialog').getByLabel('API key').fill(KEY);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(card.getByText('Key ending in QX7W')).toBeVisible();
+
+  await page.goto(`/applications/${application.uuid}`);
+  await page.getByLabel('Text model').selectOption({ label: 'llama3.2:3b · Local server' });
+  await page.getByLabel('Embedding model').selectOption({ label: 'nomic-embed-text · Local server' });
+  await page.getByLabel('Instructions').fill('Answer in one sentence.');
+  await page.getByText('Knowledge first').click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved')).toBeVisible();
   await checkMainA11y(page);
 
