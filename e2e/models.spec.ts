@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { type FakeOpenAI, startFakeOpenAI } from '../apps/api/src/testing/fake-openai-server.ts';
 import { test as base, expect } from './fixtures';
+import { expectNoSidewaysScroll, shoot } from './look';
 
 const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 
@@ -97,6 +98,17 @@ test('connect a provider, test it, pick its models and choose them for an applic
     /^The embedding model "nomic-embed-text" did not work: .*rejected the API key \(401\)/,
   );
   await checkMainA11y(page);
+  for (const mode of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: mode });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.locator('#settings-embedding-model').scrollIntoViewIfNeeded();
+      await expectNoSidewaysScroll(page);
+      await shoot(page, 'application-embedding-refused', { fullPage: false });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/settings/models');
   await card.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('dialog').getByLabel('API key').fill(KEY);
