@@ -1,4 +1,5 @@
 import { expect, PASSWORD, test, uniqueEmail } from './fixtures';
+import { expectNoSidewaysScroll, shoot } from './look';
 
 test.describe('registration', () => {
   test('shows each validation message on its field', async ({ page, checkA11y, allowConsoleError }) => {
@@ -9,6 +10,8 @@ test.describe('registration', () => {
     const password = page.getByLabel('Password', { exact: true });
     const confirm = page.getByLabel('Confirm password');
     const submit = page.getByRole('button', { name: 'Create account' });
+    // The rule shows before anything is sent.
+    await expect(password).toHaveAccessibleDescription('At least 8 characters.');
 
     await submit.click();
     await expect(page.locator('#email-error')).toHaveText('Required');
@@ -24,15 +27,45 @@ test.describe('registration', () => {
     await expect(page.locator('#email-error')).toHaveText('Invalid email address');
     await expect(page.locator('#password-error')).toHaveText('At least 8 characters');
     await expect(page.locator('#confirm_password-error')).toHaveText('At least 8 characters');
+    // The error takes the rule's place; a refused password is typed anew, with its confirmation.
+    await expect(password).toHaveAccessibleDescription('At least 8 characters');
+    await expect(password).toHaveValue('');
+    await expect(confirm).toHaveValue('');
 
-    await email.fill('someone@example.com');
+    // Two different short passwords: the confirmation points at the mismatch.
+    await password.fill('short1');
+    await confirm.fill('short2');
+    await submit.click();
+    await expect(page.locator('#password-error')).toHaveText('At least 8 characters');
+    await expect(page.locator('#confirm_password-error')).toHaveText('Passwords must match');
+
+    // An error elsewhere keeps both passwords.
     await password.fill(PASSWORD);
+    await confirm.fill(PASSWORD);
+    await submit.click();
+    await expect(page.locator('#email-error')).toHaveText('Invalid email address');
+    await expect(password).toHaveValue(PASSWORD);
+    await expect(confirm).toHaveValue(PASSWORD);
+
+    // A refused confirmation alone keeps the password.
+    await email.fill('someone@example.com');
     await confirm.fill(`${PASSWORD}x`);
     await submit.click();
     await expect(page.locator('#email-error')).toHaveCount(0);
     await expect(page.locator('#password-error')).toHaveCount(0);
     await expect(page.locator('#confirm_password-error')).toHaveText('Passwords must match');
+    await expect(password).toHaveValue(PASSWORD);
+    await expect(confirm).toHaveValue('');
+    await expect(confirm).toBeFocused();
     await checkA11y();
+    for (const mode of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: mode });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        await expectNoSidewaysScroll(page);
+        await shoot(page, 'register-kept-passwords');
+      }
+    }
   });
 
   test('a backend field error lands on its field', async ({ page, allowConsoleError }) => {
@@ -47,6 +80,9 @@ test.describe('registration', () => {
     await expect(page.locator('#password-error')).toHaveText(
       'This password is too common; choose a less guessable one',
     );
+    // The e-mail stays; the refused password (and so its confirmation) is typed anew.
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Confirm password')).toHaveValue('');
   });
 
   test('an address that has an account is answered like a new one; its owner gets an e-mail', async ({

@@ -115,8 +115,11 @@ interface TestFixtures {
   api: ReturnType<typeof apiHelpers>;
   /** Puts the user's token in the browser's auth_token cookie (default: the shared user). */
   signIn: (user?: TestUser) => Promise<TestUser>;
-  /** Runs axe-core on the page; fails on serious or critical violations. */
-  checkA11y: (page?: Page) => Promise<void>;
+  /**
+   * Runs axe-core on the page; fails on serious or critical violations (with `soft`, the test goes
+   * on and fails at its end, so one run lists every page's violations).
+   */
+  checkA11y: (page?: Page, options?: { soft?: boolean }) => Promise<void>;
   /** Declares a console.error the test expects; any other one fails the test. */
   allowConsoleError: (pattern: RegExp) => void;
   consoleAllow: RegExp[];
@@ -154,7 +157,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
   },
   checkA11y: async ({ page }, use) => {
-    await use(async (target = page) => {
+    await use(async (target = page, { soft = false } = {}) => {
       // Evaluated over the DevTools protocol, so the page's CSP (rightly) does not block it.
       await target.evaluate(AXE_SOURCE);
       const violations = await target.evaluate(async () => {
@@ -170,7 +173,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
             nodes: v.nodes.map((n: { target: unknown }) => n.target).slice(0, 5),
           }));
       });
-      expect(violations, `axe violations on ${target.url()}`).toEqual([]);
+      (soft ? expect.soft : expect)(violations, `axe violations on ${target.url()}`).toEqual([]);
     });
   },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../apps/api/src/modules/webhooks/webhook-receiver';
 import { test as base, expect } from './fixtures';
-import { shoot } from './look';
+import { expectNoSidewaysScroll, shoot } from './look';
 import { type RunningServer, startServer } from './server';
 
 /**
@@ -180,4 +180,49 @@ test.describe('on a phone, dark', () => {
       await receiver.close();
     }
   });
+});
+
+test('the card shows the last attempt and why it failed, without a reload', async ({
+  page,
+  context,
+  server,
+  api,
+  signIn,
+  checkA11y,
+}) => {
+  const user = await signIn(await api.newUser('hooks-failing'));
+  const receiver = await startReceiver();
+  // Every attempt gets 503 (the retries too, while the test looks).
+  for (let i = 0; i < 10; i++) receiver.script.push({ status: 503, body: '{"error":"not ready"}' });
+  try {
+    const created = await api.call<{ uuid: string }>('POST', '/api/webhooks/', {
+      token: user.token,
+      json: { url: `${receiver.url}/hook`, events: ['message.created'], description: 'Ticketing' },
+    });
+    expect(created.status).toBe(201);
+    await context.addCookies([{ name: 'theme', value: 'gray.light', url: server.url }]);
+    await page.goto('/settings/integrations');
+    const card = page.getByRole('listitem').filter({ hasText: 'Ticketing' });
+    await expect(card.getByRole('definition').filter({ hasText: 'None yet' })).toBeVisible();
+    await card.getByRole('button', { name: 'Send test' }).click();
+    // The attempt happens in the background: the card catches up by itself.
+    await expect(card).toContainText(/Failed \(503\), .*ago/);
+    await expect(card.getByText('HTTP 503 Service Unavailable')).toBeVisible();
+    await expect(page.getByText('Test sent')).toBeHidden();
+    await checkA11y();
+
+    for (const mode of ['light', 'dark'] as const) {
+      await context.addCookies([{ name: 'theme', value: `gray.${mode}`, url: server.url }]);
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.reload();
+        await expect(card.getByText('HTTP 503 Service Unavailable')).toBeVisible();
+        await expectNoSidewaysScroll(page);
+        await checkA11y();
+        await shoot(page, 'integrations-failing');
+      }
+    }
+  } finally {
+    await receiver.close();
+  }
 });

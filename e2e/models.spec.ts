@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { type FakeOpenAI, startFakeOpenAI } from '../apps/api/src/testing/fake-openai-server.ts';
 import { test as base, expect } from './fixtures';
+import { expectNoSidewaysScroll, shoot } from './look';
 
 const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 
@@ -84,6 +85,35 @@ test('connect a provider, test it, pick its models and choose them for an applic
   await expect(card.getByText('Key ending in 0000')).toBeVisible();
   await card.getByRole('button', { name: 'Test connection' }).click();
   await expect(card.getByText(/rejected the API key \(401\)/)).toBeVisible();
+
+  await page.goto(`/applications/${application.uuid}`);
+  await page.getByLabel('Text model').selectOption({ label: 'llama3.2:3b · Local server' });
+  await page.getByLabel('Embedding model').selectOption({ label: 'nomic-embed-text · Local server' });
+  await page.getByLabel('Instructions').fill('Answer in one sentence.');
+  await page.getByText('Knowledge first').click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  // The embedding model is tried before it is saved: with the wrong key it is refused, in words,
+  // on its field, and the application keeps searching with the model it had.
+  await expect(page.locator('#settings-embedding-model-error')).toHaveText(
+    /^The embedding model "nomic-embed-text" did not work: .*rejected the API key \(401\)/,
+  );
+  await checkMainA11y(page);
+  for (const mode of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: mode });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.locator('#settings-embedding-model').scrollIntoViewIfNeeded();
+      await expectNoSidewaysScroll(page);
+      await shoot(page, 'application-embedding-refused', { fullPage: false });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/settings/models');
+  await card.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('dialog').getByLabel('API key').fill(KEY);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(card.getByText('Key ending in QX7W')).toBeVisible();
 
   await page.goto(`/applications/${application.uuid}`);
   await page.getByLabel('Text model').selectOption({ label: 'llama3.2:3b · Local server' });

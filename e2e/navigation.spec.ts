@@ -1,4 +1,5 @@
 import { expect, PASSWORD, test } from './fixtures';
+import { shoot } from './look';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 
@@ -359,8 +360,25 @@ test.describe('themes', () => {
     await expect(page).toHaveURL('/login?redirectTo=%2Fsettings%2Fmodels');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
     await toggle.click();
+    // The current choices are marked, for the eye (a dot, as in the signed-in menu) and for screen readers.
     await expect(page.getByRole('button', { name: 'Blue' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Gray' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Blue' }).locator('[data-current]')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'System' }).locator('[data-current]')).toBeVisible();
+    await expect(page.locator('summary + form [data-current]')).toHaveCount(2);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await shoot(page, 'public-theme-menu', { fullPage: false });
+    }
     await page.getByRole('button', { name: 'Dark' }).click();
+    await expect(page.locator('html')).toHaveAttribute('data-mode', 'dark');
+    await toggle.click();
+    await expect(page.getByRole('button', { name: 'Dark' }).locator('[data-current]')).toBeVisible();
+    await expect(page.locator('summary + form [data-current]')).toHaveCount(2);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await shoot(page, 'public-theme-menu', { fullPage: false });
+    }
     await expect(page.locator('html')).toHaveAttribute('data-mode', 'dark');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'blue');
     await page.reload();

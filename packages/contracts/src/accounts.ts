@@ -37,17 +37,30 @@ export const ZRegisterRequest = z.object({
 });
 export type TRegisterRequest = z.infer<typeof ZRegisterRequest>;
 
+/**
+ * The confirmation of a new password (spec §5: its errors go on `confirm_password`): 'Required'
+ * when empty; else 'Passwords must match' when it differs, even when both are too short (the
+ * mismatch is what the person has to see there, the length rule shows on the password); else the
+ * password rules themselves.
+ */
+export function checkConfirmation(v: { password: string; confirm_password: string }, ctx: z.RefinementCtx) {
+  const confirm = v.confirm_password;
+  const message = !confirm
+    ? MESSAGES.required
+    : confirm !== v.password
+      ? MESSAGES.passwordsMustMatch
+      : ZPassword.safeParse(confirm).error?.issues[0]?.message;
+  if (message) ctx.addIssue({ code: 'custom', message, path: ['confirm_password'] });
+}
+
 /** The registration form adds a confirmation field that never leaves the browser. */
 export const ZRegisterForm = z
   .object({
     email: ZEmail,
     password: ZPassword,
-    confirm_password: ZPassword,
+    confirm_password: z.string({ error: MESSAGES.required }),
   })
-  .refine((v) => v.password === v.confirm_password, {
-    message: MESSAGES.passwordsMustMatch,
-    path: ['confirm_password'],
-  });
+  .superRefine(checkConfirmation);
 export type TRegisterForm = z.infer<typeof ZRegisterForm>;
 
 export const ZUser = z.object({

@@ -114,8 +114,11 @@ export const ZWebhook = z.object({
       at: z.string(),
       status: z.enum(['succeeded', 'failed']),
       status_code: z.number().int().nullable(),
+      /** Why the attempt failed ("HTTP 503 Service Unavailable", "Connection refused" …); null when it succeeded. */
+      error: z.string().nullable(),
     })
-    .nullable(),
+    .nullable()
+    .describe('The last attempt to deliver anything to this webhook'),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -19,7 +19,12 @@ const PROBE_TEXT = 'dimension probe';
 export async function resolveProviderEmbedder(
   database: Database,
   ref: TLlmModel,
-  options: { timeoutMs?: number; maxRetries?: number } = {},
+  options: {
+    timeoutMs?: number;
+    maxRetries?: number;
+    /** Embed one text now even when the vector size is known: the model is being chosen (a check). */
+    verify?: boolean;
+  } = {},
 ): Promise<Embedder> {
   if (ref.model_type !== 'embedding') {
     throw new ModelProviderError('not_configured', `"${ref.name}" is not an embedding model.`);
@@ -48,7 +53,7 @@ export async function resolveProviderEmbedder(
   };
 
   let dimensions = model.dimensions;
-  if (!dimensions) {
+  if (!dimensions || options.verify) {
     const [probe] = await embed([PROBE_TEXT]);
     dimensions = probe?.length ?? 0;
     if (!dimensions) {
@@ -57,7 +62,9 @@ export async function resolveProviderEmbedder(
         `The model "${model.name}" returned an empty embedding.`,
       );
     }
-    await database.db.update(providerModels).set({ dimensions }).where(eq(providerModels.id, model.id));
+    if (dimensions !== model.dimensions) {
+      await database.db.update(providerModels).set({ dimensions }).where(eq(providerModels.id, model.id));
+    }
   }
   return { id: `${provider.kind}:${model.name}:${model.uuid}`, dimensions, embed };
 }

@@ -16,7 +16,7 @@ export function DetailItem({
   wide?: boolean;
 }) {
   return (
-    <div className={cn('grid min-w-0 gap-0.5', wide && 'col-span-full')}>
+    <div className={cn('grid min-w-0 content-start gap-0.5', wide && 'col-span-full')}>
       <dt className="text-muted-foreground text-xs">{label}</dt>
       <dd className={cn('text-sm', truncate ? 'truncate' : 'min-w-0')}>{children}</dd>
     </div>

@@ -18,6 +18,42 @@ export function withEmail<D extends object>(failure: { data: D; init: ResponseIn
   return data({ ...failure.data, email }, failure.init ?? undefined);
 }
 
+export interface KeptPasswords {
+  password?: string;
+  confirm_password?: string;
+}
+
+/**
+ * The new password and its confirmation to fill in again after a failed post (a page without
+ * JavaScript is drawn anew, and retyping both for an unrelated error is what people hate): both,
+ * unless one of them was refused — a refused password is typed anew, and so is its confirmation;
+ * a refused confirmation alone keeps the password.
+ */
+export async function keptPasswords(request: Request, errors: FormErrors): Promise<KeptPasswords> {
+  const form = await request.clone().formData();
+  const value = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : '';
+  };
+  if (errors.fieldErrors.password) return {};
+  if (errors.fieldErrors.confirm_password) return { password: value('password') };
+  return { password: value('password'), confirm_password: value('confirm_password') };
+}
+
+/**
+ * A failed answer with the posted e-mail and the passwords to fill in again. It carries passwords,
+ * so no cache (browser or proxy) may keep it.
+ */
+export function withEmailAndPasswords<D extends { errors: FormErrors }>(
+  failure: { data: D; init: ResponseInit | null },
+  email: string,
+  passwords: KeptPasswords,
+) {
+  const headers = new Headers(failure.init?.headers);
+  headers.set('Cache-Control', 'no-store');
+  return data({ ...failure.data, email, passwords }, { ...failure.init, headers });
+}
+
 /**
  * The field to focus when the page renders: the first one with an error after a failed post
  * (so the cursor is where the fix goes), else `initial`.

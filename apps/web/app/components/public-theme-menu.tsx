@@ -1,4 +1,4 @@
-import { PaletteIcon } from 'lucide-react';
+import { CircleIcon, PaletteIcon } from 'lucide-react';
 import { Form, useLocation, useRouteLoaderData } from 'react-router';
 import { DEFAULT_THEME, MODES, THEMES, type ThemePrefs } from '../lib/theme';
 import { cn } from '../lib/utils';
@@ -8,7 +8,16 @@ const THEME_LABEL = { gray: 'Gray', blue: 'Blue', violet: 'Violet' } as const;
 const MODE_LABEL = { light: 'Light', dark: 'Dark', system: 'System' } as const;
 
 const choiceClass =
-  'flex w-full items-center gap-2 rounded-sm px-2 py-1 text-left hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:font-medium';
+  'relative flex w-full items-center gap-2 rounded-sm py-1 pr-2 pl-8 text-left hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none aria-pressed:font-medium';
+
+/** The dot before the current choice, as the signed-in pages' menu marks it (a Radix radio item). */
+function Current({ on }: { on: boolean }) {
+  return (
+    <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
+      {on ? <CircleIcon className="size-2 fill-current" aria-hidden="true" data-current /> : null}
+    </span>
+  );
+}
 
 /**
  * Theme picker of the public pages, which ship no JavaScript: a native disclosure holding a form
@@ -46,6 +55,7 @@ export function PublicThemeMenu() {
               aria-pressed={prefs.theme === t}
               className={choiceClass}
             >
+              <Current on={prefs.theme === t} />
               <span
                 aria-hidden="true"
                 className="size-3 rounded-full border"
@@ -66,6 +76,7 @@ export function PublicThemeMenu() {
               aria-pressed={prefs.mode === m}
               className={choiceClass}
             >
+              <Current on={prefs.mode === m} />
               {MODE_LABEL[m]}
             </button>
           ))}

@@ -3,7 +3,7 @@ import { MailCheckIcon } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { FormError } from '../components/form-error';
 import { NewPasswordFields } from '../components/new-password-fields';
-import { focusField, postedEmail, withEmail } from '../components/public-form';
+import { focusField, keptPasswords, postedEmail, withEmailAndPasswords } from '../components/public-form';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';
 import { Field } from '../components/ui/field';
@@ -16,15 +16,18 @@ export const meta: Route.MetaFunction = () => [{ title: 'Create an account · Ca
 
 export async function action(args: Route.ActionArgs) {
   const posted = await postedEmail(args.request);
+  const request = args.request.clone();
+  const failed = async (failure: ReturnType<typeof apiFailure>) =>
+    withEmailAndPasswords(failure, posted, await keptPasswords(request, failure.data.errors));
   const parsed = await parseForm(args.request, ZRegisterForm);
-  if (!parsed.ok) return withEmail(parsed.response, posted);
+  if (!parsed.ok) return failed(parsed.response);
   const { email, password } = parsed.value;
   try {
     // The specification sends the e-mail as the username too.
     await apiFor(args).post('/api/register/', { email, username: email, password }, { auth: false });
     return { registered: email };
   } catch (error) {
-    return withEmail(apiFailure(error, ['email', 'password', 'confirm_password']), posted);
+    return failed(apiFailure(error, ['email', 'password', 'confirm_password']));
   }
 }
 
@@ -36,6 +39,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const registered = actionData && 'registered' in actionData ? actionData.registered : null;
   const fieldErrors: Record<string, string> = errors?.fieldErrors ?? {};
   const email = actionData && 'email' in actionData ? actionData.email : '';
+  const passwords = actionData && 'passwords' in actionData ? actionData.passwords : {};
   const focus = focusField(errors, ['email', 'password', 'confirm_password'], 'email');
 
   if (registered) {
@@ -83,6 +87,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
           </Field>
           <NewPasswordFields
             errors={{ password: fieldErrors.password, confirm: fieldErrors.confirm_password }}
+            values={{ password: passwords.password, confirm: passwords.confirm_password }}
             focus={focus}
           />
           <Button type="submit" disabled={submitting}>

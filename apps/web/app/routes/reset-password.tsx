@@ -1,4 +1,4 @@
-import { MESSAGES, ZPassword } from '@cairn/contracts/accounts';
+import { checkConfirmation, MESSAGES, ZPassword } from '@cairn/contracts/accounts';
 import { Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { FormError } from '../components/form-error';
@@ -16,11 +16,12 @@ export const meta: Route.MetaFunction = () => [{ title: 'Choose a new password Â
 /** The new password twice, like registration; the token comes from the e-mailed link. */
 const resetPasswordForm = () =>
   z
-    .object({ token: z.string(), password: ZPassword, confirm_password: ZPassword })
-    .refine((v) => v.password === v.confirm_password, {
-      message: MESSAGES.passwordsMustMatch,
-      path: ['confirm_password'],
-    });
+    .object({
+      token: z.string(),
+      password: ZPassword,
+      confirm_password: z.string({ error: MESSAGES.required }),
+    })
+    .superRefine(checkConfirmation);
 
 export async function action(args: Route.ActionArgs) {
   const parsed = await parseForm(args.request, resetPasswordForm());
@@ -49,7 +50,7 @@ export default function ResetPassword({ actionData }: Route.ComponentProps) {
     <Card>
       <CardHeader>
         <CardTitle>Choose a new password</CardTitle>
-        <CardDescription>At least 8 characters. You will sign in with it afterwards.</CardDescription>
+        <CardDescription>You will sign in with it afterwards.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {token ? (

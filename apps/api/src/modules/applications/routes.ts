@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { collectErrors } from '../../lib/collect-errors.ts';
 import { readForm } from '../../lib/multipart.ts';
 import { parseOrThrow } from '../../lib/parse.ts';
+import { checkEmbeddingModel } from '../../models/check-embedding-model.ts';
 import { prepareItemRows } from '../knowledge/queue-items.ts';
 import { readItems } from '../knowledge/read-items.ts';
 import { requeueApplicationItems } from '../model-providers/reindex-application.ts';
@@ -81,7 +82,8 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
         description:
           'Renames the application and changes its settings. `llm_models` lists model uuids (from ' +
           '`GET /api/models/`) in order: the first text and the first embedding model are the selected ' +
-          'ones. Changing the selected embedding model re-indexes all knowledge of the application.',
+          'ones. A newly selected embedding model is checked first with one test embedding (refused with ' +
+          "the provider's answer when it fails); changing it re-indexes all knowledge of the application.",
         params: ZAppParams,
         body: ZUpdateApplicationRequest,
         response: { 200: ZApplication, ...errors },
@@ -89,9 +91,10 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { appId } = request.params;
-      const result = await updateApplicationSettings(app.db, request.user.id, appId, request.body, (tx, id) =>
-        requeueApplicationItems(tx, app.knowledge.enqueue, id),
-      );
+      const result = await updateApplicationSettings(app.db, request.user.id, appId, request.body, {
+        checkEmbedding: (model) => checkEmbeddingModel(app.database, model),
+        onEmbeddingChange: (tx, id) => requeueApplicationItems(tx, app.knowledge.enqueue, id),
+      });
       // Each re-queued item is announced at once: the knowledge page shows the re-index progress.
       const owner = { ownerId: request.user.id, applicationUuid: appId };
       for (const item of result.reindexed) await app.knowledge.deps.publish(owner, item);

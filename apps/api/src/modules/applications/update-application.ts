@@ -20,11 +20,29 @@ export async function updateApplicationSettings<T = never>(
   ownerId: number,
   uuid: string,
   input: TUpdateApplicationRequest,
-  /** Runs in the same transaction when the selected embedding model changes (re-indexing). */
-  onEmbeddingChange?: (tx: Db, applicationId: number) => Promise<T[]>,
+  hooks: {
+    /**
+     * Checks a newly selected embedding model before anything is saved (a test embedding); it
+     * throws to refuse the change. Not called when the selected model stays the same.
+     */
+    checkEmbedding?: (model: TLlmModel) => Promise<void>;
+    /** Runs in the same transaction when the selected embedding model changes (re-indexing). */
+    onEmbeddingChange?: (tx: Db, applicationId: number) => Promise<T[]>;
+  } = {},
 ): Promise<UpdatedApplication<T>> {
+  const { checkEmbedding, onEmbeddingChange } = hooks;
   const llmModels: TLlmModel[] | undefined =
     input.llm_models !== undefined ? await resolveLlmModels(db, ownerId, input.llm_models) : undefined;
+  const chosen = llmModels && selectedModel(llmModels, 'embedding');
+  if (chosen && checkEmbedding) {
+    // Outside the transaction: the provider may take seconds to answer.
+    const [current] = await db
+      .select({ llmModels: applications.llmModels })
+      .from(applications)
+      .where(and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId)));
+    if (!current) throw notFound('Application not found.');
+    if (selectedModel(current.llmModels, 'embedding')?.uuid !== chosen.uuid) await checkEmbedding(chosen);
+  }
   return db.transaction(async (tx) => {
     // Locked so two concurrent changes of the embedding model cannot both miss the change.
     const [before] = await tx

@@ -1,8 +1,11 @@
 import { BUILTIN_EMBEDDING_MODEL, BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
+/** The users' Ollama: a newly selected embedding model is tried on it before it is saved. */
+let fake: FakeOpenAI;
 let alice: string;
 let bob: string;
 let appPath: string;
@@ -13,7 +16,7 @@ let bobsModel: string;
 async function providerWithModels(token: string, names: Array<[string, 'text' | 'embedding']>) {
   const provider = await t.call('POST', '/api/model-providers/', {
     token,
-    json: { kind: 'ollama', name: 'Local', base_url: 'http://127.0.0.1:11434' },
+    json: { kind: 'ollama', name: 'Local', base_url: fake.origin },
   });
   const uuids: string[] = [];
   for (const [name, model_type] of names) {
@@ -28,6 +31,7 @@ async function providerWithModels(token: string, names: Array<[string, 'text' | 
 
 beforeAll(async () => {
   t = await startTestApp();
+  fake = await startFakeOpenAI({ models: ['llama3.2', 'nomic-embed-text', 'bobs-model'] });
   alice = (await t.signUp()).token;
   bob = (await t.signUp()).token;
   const app = await t.call('POST', '/api/applications/', { token: alice, json: { name: 'Helpdesk' } });
@@ -40,7 +44,10 @@ beforeAll(async () => {
   ).uuids as [string, string];
   [bobsModel] = (await providerWithModels(bob, [['bobs-model', 'text']])).uuids as [string];
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
 
 describe('application settings and models', () => {
   it('starts with the defaults', async () => {
@@ -128,6 +135,57 @@ describe('application settings and models', () => {
     // Nothing was half-applied.
     const res = await t.call('GET', appPath, { token: alice });
     expect(res.body.llm_models).toEqual([BUILTIN_TEXT_MODEL, BUILTIN_EMBEDDING_MODEL]);
+  });
+
+  it("checks a newly chosen embedding model with one test embedding, and refuses it with the provider's answer", async () => {
+    const { uuids } = await providerWithModels(alice, [['no-such-embed', 'embedding']]);
+    const missing = uuids[0]!;
+    const before = fake.requests.filter((r) => r.path === '/embeddings').length;
+    const res = await t.call('PATCH', appPath, {
+      token: alice,
+      json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, missing] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.llm_models[0]).toBe(
+      'The embedding model "no-such-embed" did not work: The model "no-such-embed" was not found at the model ' +
+        'provider "Local" (404). The provider said: "The model `no-such-embed` does not exist."',
+    );
+    // One try, and nothing saved: the application keeps the model it searches with.
+    expect(fake.requests.filter((r) => r.path === '/embeddings').length).toBe(before + 1);
+    expect((await t.call('GET', appPath, { token: alice })).body.llm_models).toEqual([
+      BUILTIN_TEXT_MODEL,
+      BUILTIN_EMBEDDING_MODEL,
+    ]);
+
+    // A provider that is down is refused the same way, with what went wrong.
+    fake.set({ failWith: { status: 401, message: 'Invalid API key' } });
+    const down = await t.call('PATCH', appPath, {
+      token: alice,
+      json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, embeddingModel] },
+    });
+    fake.set({ failWith: undefined });
+    expect(down.status).toBe(400);
+    expect(down.body.errors.llm_models[0]).toMatch(
+      /^The embedding model "nomic-embed-text" did not work: .*rejected the API key/,
+    );
+
+    // A model that works is saved; saving again without changing it costs no new embedding.
+    const ok = await t.call('PATCH', appPath, {
+      token: alice,
+      json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, embeddingModel] },
+    });
+    expect(ok.status).toBe(200);
+    const calls = fake.requests.filter((r) => r.path === '/embeddings').length;
+    const again = await t.call('PATCH', appPath, {
+      token: alice,
+      json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, embeddingModel], temperature: 0.3 },
+    });
+    expect(again.status).toBe(200);
+    expect(fake.requests.filter((r) => r.path === '/embeddings').length).toBe(calls);
+    await t.call('PATCH', appPath, {
+      token: alice,
+      json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, BUILTIN_EMBEDDING_MODEL.uuid] },
+    });
   });
 
   it("answers 404 for another user's application", async () => {

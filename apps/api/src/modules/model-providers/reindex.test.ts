@@ -137,7 +137,7 @@ describe('changing the embedding model re-indexes the knowledge', () => {
     expect((await settled(appId)).map((i) => i.status)).toEqual(['ready', 'ready']);
   });
 
-  it('marks items failed with the provider error when the new model cannot embed', async () => {
+  it('refuses a model that cannot embed, and leaves the knowledge indexed as it was', async () => {
     const form = new FormData();
     form.set('name', 'Broken embeddings');
     form.set('items[0].type', 'text');
@@ -146,14 +146,16 @@ describe('changing the embedding model re-indexes the knowledge', () => {
     const appId: string = created.body.uuid;
     await settled(appId);
     fake.set({ failWith: { status: 401, message: 'bad key' } });
-    await t.call('PATCH', `/api/applications/${appId}/`, {
+    const res = await t.call('PATCH', `/api/applications/${appId}/`, {
       token,
       json: { llm_models: [BUILTIN_TEXT_MODEL.uuid, otherEmbedModel] },
     });
-    const [item] = await settled(appId);
     fake.set({ failWith: undefined });
-    expect(item!.status).toBe('failed');
-    const detail = await t.call('GET', `/api/applications/${appId}/knowledge/${item!.uuid}/`, { token });
-    expect(detail.body.error).toMatch(/rejected the API key/);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.llm_models[0]).toMatch(/rejected the API key/);
+    const [item] = await settled(appId);
+    expect(item!.status).toBe('ready');
+    const app = await t.call('GET', `/api/applications/${appId}/`, { token });
+    expect(app.body.llm_models).toEqual([BUILTIN_TEXT_MODEL, BUILTIN_EMBEDDING_MODEL]);
   });
 });

@@ -70,12 +70,12 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
     `${prefix}/:webhookId/`,
     { schema: { ...base, params: ZWebhookParams, response: { 200: ZWebhook, ...errors } } },
     async (request) => {
-      const { webhook, applicationUuid } = await findWebhook(
+      const { webhook, applicationUuid, lastFailure } = await findWebhook(
         app.db,
         request.user.id,
         request.params.webhookId,
       );
-      return serializeWebhook(webhook, applicationUuid);
+      return serializeWebhook(webhook, applicationUuid, lastFailure);
     },
   );
 

@@ -1,9 +1,24 @@
 import type { TWebhook, TWebhookEventType } from '@cairn/contracts/webhooks';
-import type { webhooks } from '@cairn/db/schema';
+import { webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
+import { sql } from 'drizzle-orm';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-export function serializeWebhook(row: WebhookRow, applicationUuid: string | null): TWebhook {
+/**
+ * Why the webhook's last attempt failed (the attempt recorded at `last_delivery_at`), selected
+ * beside the webhook so its card can say it; null when that attempt succeeded or none was made.
+ */
+export const lastFailureReason = sql<string | null>`CASE WHEN ${webhooks.lastDeliveryOk} = false THEN (
+  SELECT ${webhookAttempts.error} FROM ${webhookAttempts}
+  JOIN ${webhookDeliveries} ON ${webhookDeliveries.id} = ${webhookAttempts.deliveryId}
+  WHERE ${webhookDeliveries.webhookId} = ${webhooks.id} AND ${webhookAttempts.startedAt} = ${webhooks.lastDeliveryAt}
+  LIMIT 1) END`;
+
+export function serializeWebhook(
+  row: WebhookRow,
+  applicationUuid: string | null,
+  lastFailure: string | null = null,
+): TWebhook {
   const rotating = row.previousSecretExpiresAt && row.previousSecretExpiresAt > new Date();
   return {
     uuid: row.uuid,
@@ -19,6 +34,7 @@ export function serializeWebhook(row: WebhookRow, applicationUuid: string | null
           at: row.lastDeliveryAt.toISOString(),
           status: row.lastDeliveryOk ? 'succeeded' : 'failed',
           status_code: row.lastStatusCode,
+          error: row.lastDeliveryOk ? null : lastFailure,
         }
       : null,
     created_at: row.createdAt.toISOString(),

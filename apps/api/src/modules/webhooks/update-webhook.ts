@@ -38,5 +38,5 @@ export async function updateWebhook(
     if (input.enabled === false) await disableWebhook(tx, webhook.id, PAUSED_REASON);
   });
   const updated = await findWebhook(app.db, ownerId, uuid);
-  return serializeWebhook(updated.webhook, updated.applicationUuid);
+  return serializeWebhook(updated.webhook, updated.applicationUuid, updated.lastFailure);
 }

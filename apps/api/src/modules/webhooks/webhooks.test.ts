@@ -459,7 +459,7 @@ describe('deliveries', () => {
     expect(logged!.attempts[0]).toMatchObject({ number: 1, status_code: 200, ok: true, error: null });
     expect(logged!.attempts[0]!.response_excerpt).toBe(`thanks ${'x'.repeat(1024 - 8)}`);
     const listed = await t.call('GET', `/api/webhooks/${hook.uuid}/`, { token: alice.token });
-    expect(listed.body.last_delivery).toMatchObject({ status: 'succeeded', status_code: 200 });
+    expect(listed.body.last_delivery).toMatchObject({ status: 'succeeded', status_code: 200, error: null });
   });
 
   it('delivers an event to the webhooks that chose it, for their application only', async () => {
@@ -542,6 +542,16 @@ describe('deliveries', () => {
     expect(failed!.attempt_count).toBe(FAST.length + 1);
     expect(failed!.next_attempt_at).toBeNull();
     expect(r.received).toHaveLength(4);
+    // The webhook itself says how its last attempt went, and why it failed (its card shows it),
+    // in the list as in the single read.
+    const lastFailed = { status: 'failed', status_code: 504, error: 'HTTP 504 Gateway Timeout' };
+    const list = await t.call('GET', '/api/webhooks/', { token: alice.token });
+    expect(list.body.find((w: { uuid: string }) => w.uuid === hook.uuid).last_delivery).toMatchObject(
+      lastFailed,
+    );
+    expect(
+      (await t.call('GET', `/api/webhooks/${hook.uuid}/`, { token: alice.token })).body.last_delivery,
+    ).toMatchObject(lastFailed);
     const retried = await t.call('POST', `/api/webhooks/${hook.uuid}/deliveries/${failed!.uuid}/retry/`, {
       token: alice.token,
     });

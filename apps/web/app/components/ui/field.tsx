@@ -23,7 +23,7 @@ export function Field({ id, label, error, description, className, children }: Fi
   const descriptionId = `${id}-description`;
   const describedBy = [description ? descriptionId : null, error ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={cn('grid gap-2', className)}>
+    <div className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy || undefined })}
       {description ? (

@@ -10,7 +10,7 @@ import {
   WebhookIcon,
 } from 'lucide-react';
 import { type RefObject, useEffect, useState } from 'react';
-import { Link, useFetcher } from 'react-router';
+import { Link, useFetcher, useRevalidator } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
 import { FormError } from '../../components/form-error';
@@ -41,7 +41,54 @@ export function WebhookStatus({ webhook }: { webhook: TWebhook }) {
   );
 }
 
-/** One webhook: where it sends, what, its state and last delivery, and everything that can be done to it. */
+/** How the last attempt went and, when it failed, why (the receiver's status, a refused connection …). */
+function LastAttempt({ webhook }: { webhook: TWebhook }) {
+  const last = webhook.last_delivery;
+  if (!last) return <>None yet</>;
+  const failed = last.status === 'failed';
+  return (
+    <>
+      <span className={failed ? 'text-destructive' : undefined}>
+        {failed ? 'Failed' : 'Succeeded'}
+        {last.status_code ? ` (${last.status_code})` : ''}, <RelativeTime iso={last.at} />
+      </span>
+      {failed && last.error ? (
+        <span className="block text-muted-foreground wrap-anywhere">{last.error}</span>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * After "Send test", the card reloads every few seconds until its last attempt changes (or half a
+ * minute passes): the attempt happens in the background, and the card must not keep saying
+ * "None yet" while the delivery log already shows it.
+ */
+function useRefreshUntilAttempted(webhook: TWebhook, testResult: WebhooksActionData | undefined) {
+  const revalidator = useRevalidator();
+  const lastAt = webhook.last_delivery?.at ?? null;
+  const [waiting, setWaiting] = useState<{ from: string | null; until: number } | null>(null);
+  // Only a new answer to "Send test" starts the wait (lastAt is read at that moment on purpose).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a change of lastAt alone must not restart it
+  useEffect(() => {
+    if (testResult?.ok) setWaiting({ from: lastAt, until: Date.now() + WAIT_FOR_ATTEMPT_MS });
+  }, [testResult]);
+  useEffect(() => {
+    if (!waiting) return;
+    if (lastAt !== waiting.from || Date.now() > waiting.until) {
+      setWaiting(null);
+      return;
+    }
+    if (revalidator.state !== 'idle') return;
+    const timer = setTimeout(() => void revalidator.revalidate(), REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, lastAt, revalidator]);
+}
+
+const REFRESH_MS = 2000;
+const WAIT_FOR_ATTEMPT_MS = 30_000;
+
+/** One webhook: where it sends, what, its state and last attempt, and everything that can be done to it. */
 export function WebhookCard({
   webhook,
   applications,
@@ -58,6 +105,7 @@ export function WebhookCard({
   const test = useFetcher<WebhooksActionData>({ key: `test-webhook-${webhook.uuid}` });
   const toggle = useFetcher<WebhooksActionData>({ key: `toggle-webhook-${webhook.uuid}` });
   const [editing, setEditing] = useState(false);
+  useRefreshUntilAttempted(webhook, test.data);
 
   useEffect(() => {
     const result = test.data;
@@ -94,16 +142,8 @@ export function WebhookCard({
       </div>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:ml-11 sm:grid-cols-3">
         <DetailItem label="Application">{application}</DetailItem>
-        <DetailItem label="Last delivery">
-          {webhook.last_delivery ? (
-            <span className={webhook.last_delivery.status === 'failed' ? 'text-destructive' : undefined}>
-              {webhook.last_delivery.status === 'succeeded' ? 'Succeeded' : 'Failed'}
-              {webhook.last_delivery.status_code ? ` (${webhook.last_delivery.status_code})` : ''},{' '}
-              <RelativeTime iso={webhook.last_delivery.at} />
-            </span>
-          ) : (
-            'None yet'
-          )}
+        <DetailItem label="Last attempt">
+          <LastAttempt webhook={webhook} />
         </DetailItem>
         <DetailItem label="Secret">
           {webhook.previous_secret_expires_at ? (

@@ -70,8 +70,11 @@ export async function saveApplicationSettings(api: ApiClient, appId: string, for
     return { ok: true, reindexing: embedding(current) !== embedding(updated), savedAt: Date.now() } as const;
   } catch (error) {
     const errors = formErrorsOf(error, [...FIELDS, 'llm_models']);
-    // The API names the list; the form shows it on the model choices.
-    if (errors.fieldErrors.llm_models) errors.fieldErrors.text_model = errors.fieldErrors.llm_models;
+    // The API names the list; the form shows it on the model choice it is about (a refused
+    // embedding model, with the provider's answer, goes under the embedding model).
+    const modelsError = errors.fieldErrors.llm_models;
+    if (modelsError)
+      errors.fieldErrors[/embedding/i.test(modelsError) ? 'embedding_model' : 'text_model'] = modelsError;
     return data<SettingsActionData>({ ok: false, errors }, { status: 400 });
   }
 }
