@@ -10,6 +10,7 @@ import {
   InboxIcon,
   KeyRoundIcon,
   LayoutDashboardIcon,
+  LayoutGridIcon,
   LogOutIcon,
   MessageSquareIcon,
   PaletteIcon,
@@ -248,6 +249,14 @@ function ApplicationSwitcher({
           </DropdownMenuItem>
         ))}
         {applications.length > 0 ? <DropdownMenuSeparator /> : null}
+        {applications.length > 0 ? (
+          <DropdownMenuItem asChild>
+            <Link to="/">
+              <LayoutGridIcon aria-hidden="true" />
+              All applications
+            </Link>
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuItem onSelect={onCreate}>
           <PlusIcon aria-hidden="true" />
           Create application
