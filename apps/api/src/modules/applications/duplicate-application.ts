@@ -83,6 +83,8 @@ async function copyKnowledge(tx: Db, fromId: number, toId: number): Promise<Know
           error: settled ? item.error : null,
           language: item.language,
           chunkCount: settled ? item.chunkCount : 0,
+          // A failure's kind (retryable or not) is read from its attempts.
+          attempts: settled ? item.attempts : 0,
           crawlDepth: item.crawlDepth,
           indexedAt: settled ? item.indexedAt : null,
           // The list keeps the original's order.
