@@ -77,6 +77,7 @@ type Item = {
   title: string;
   source: string | null;
   error: string | null;
+  retryable: boolean;
   chunk_count: number;
 };
 
