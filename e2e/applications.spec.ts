@@ -159,4 +159,22 @@ test.describe('applications', () => {
       }
     }
   });
+
+  test('a new chat opens ready to type, spelled as its title everywhere', async ({ page, api, signIn }) => {
+    const user = await signIn(await api.newUser('apps-chat'));
+    const app = await user.createApplication('Ferry desk');
+    await page.goto(`/applications/${app.uuid}`);
+    // The Overview's button and the sidebar's link say what the page is called.
+    await page.getByRole('main').getByRole('link', { name: 'New Chat' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'New Chat' })).toBeVisible();
+    await expect(page.locator('#chat-message')).toBeFocused();
+    // Away and back through the sidebar: focused again.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Ferry desk' })).toBeVisible();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'New Chat', exact: true })
+      .click();
+    await expect(page.locator('#chat-message')).toBeFocused();
+  });
 });

@@ -180,7 +180,7 @@ test.describe('layout', () => {
         'API keys & widget',
         new RegExp(`/applications/${first.uuid}/api-keys-and-widget$`),
       ],
-      ['New chat', 'New Chat', new RegExp(`/applications/${first.uuid}/messages/new_chat$`)],
+      ['New Chat', 'New Chat', new RegExp(`/applications/${first.uuid}/messages/new_chat$`)],
       ['Models', 'Models', /\/settings\/models$/],
       ['Integrations', 'Integrations', /\/settings\/integrations$/],
       ['Notification profile', 'Notification profile', /\/settings\/notification-profile$/],

@@ -134,7 +134,7 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
             </SectionTitle>
             <NavLink to={`${base}/messages/${NEW_CHAT_ID}`} className={linkClass}>
               <SquarePenIcon aria-hidden="true" />
-              New chat
+              New Chat
             </NavLink>
             {chatrooms.error ? (
               <p role="alert" className="px-2 py-1.5 text-sm text-destructive">

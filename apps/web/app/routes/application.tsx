@@ -81,7 +81,7 @@ export default function ApplicationOverview({ loaderData }: Route.ComponentProps
             <Button asChild>
               <Link to={`${base}/messages/${NEW_CHAT_ID}`}>
                 <SquarePenIcon aria-hidden="true" />
-                New chat
+                New Chat
               </Link>
             </Button>
           </>
