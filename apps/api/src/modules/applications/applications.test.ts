@@ -261,6 +261,17 @@ describe('duplicating and summarising applications', () => {
     expect(rows.every((r) => fs.existsSync(path.join(t.config.dataDir, 'files', r.file_path)))).toBe(true);
   });
 
+  it('copies knowledge that is still being indexed too: the copy indexes it itself', async () => {
+    const original = (await t.call('POST', '/api/applications/', { token: alice, form: withItems('Fresh') }))
+      .body;
+    // At once, before the original's items are (all) indexed.
+    const copy = await t.call('POST', `/api/applications/${original.uuid}/duplicate/`, { token: alice });
+    expect(copy.status).toBe(201);
+    const items = await settled(copy.body.uuid);
+    expect(items.map((i) => [i.title, i.status])).toEqual(texts.map((x) => [x.title, 'ready']));
+    expect((await searchTitles(copy.body.uuid, 'glaciers retreat'))[0]).toBe('Glaciers');
+  });
+
   it('takes a name, and answers bad input and other owners with the documented errors', async () => {
     const original = (
       await t.call('POST', '/api/applications/', { token: alice, json: { name: 'x'.repeat(255) } })
