@@ -77,7 +77,11 @@ export default function ApplicationOverview({ loaderData }: Route.ComponentProps
         description="Overview"
         actions={
           <>
-            <ApplicationActions application={application} counts={counts} />
+            {/* The live item count: items added or deleted since the page loaded are counted. */}
+            <ApplicationActions
+              application={application}
+              counts={{ ...counts, knowledge_items: items.length }}
+            />
             <Button asChild>
               <Link to={`${base}/messages/${NEW_CHAT_ID}`}>
                 <SquarePenIcon aria-hidden="true" />
