@@ -41,8 +41,16 @@ test.describe('knowledge rough edges', () => {
     await expect(chosen.getByRole('listitem')).toHaveCount(2);
     await dialog.getByRole('button', { name: 'Add text' }).click();
     await dialog.getByLabel('Text 1', { exact: true }).fill('Berths\n\nVisitors moor on the east pontoon.');
-    await checkA11y();
-    await shoot(page, 'create-application-files', { fullPage: false });
+    // The mode follows the system here, so the open dialog can be looked at in both.
+    for (const colorScheme of MODES) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 800 });
+        await expectNoSidewaysScroll(page);
+        await checkA11y();
+        await shoot(page, 'create-application-files', { fullPage: false });
+      }
+    }
     await dialog.getByRole('button', { name: 'Create application' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Harbour office' })).toBeVisible();
 
