@@ -85,7 +85,10 @@ test.describe('applications', () => {
     await expect(page.locator('[data-item]')).toHaveCount(1);
     await expect(page.locator('[data-item]')).toContainText('Ready');
 
-    await page.goto('/');
+    // The switcher leads to the list too.
+    await page.getByRole('button', { name: /^Application Harbour guide \(copy\)/ }).first().click();
+    await page.getByRole('menuitem', { name: 'All applications' }).click();
+    await expect(page).toHaveURL('/');
     await expect(rows).toHaveCount(2);
 
     // Delete, from the list: the confirmation names what goes; Cancel keeps it.
