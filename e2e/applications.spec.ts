@@ -86,7 +86,10 @@ test.describe('applications', () => {
     await expect(page.locator('[data-item]')).toContainText('Ready');
 
     // The switcher leads to the list too.
-    await page.getByRole('button', { name: /^Application Harbour guide \(copy\)/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Application Harbour guide \(copy\)/ })
+      .first()
+      .click();
     await page.getByRole('menuitem', { name: 'All applications' }).click();
     await expect(page).toHaveURL('/');
     await expect(rows).toHaveCount(2);
