@@ -173,10 +173,10 @@ test.describe('registration', () => {
     // Added to the list and selected in the switcher.
     await expect(page.getByRole('button', { name: /^Application Support assistant/ })).toBeVisible();
 
-    // `/` now goes to the first application.
-    const appUrl = page.url();
+    // `/` now lists it.
     await page.goto('/');
-    await expect(page).toHaveURL(appUrl);
+    await expect(page.getByRole('heading', { level: 1, name: 'Applications' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Support assistant' })).toBeVisible();
   });
 });
 

@@ -82,6 +82,8 @@ test.describe('knowledge base', () => {
     await expect(items.nth(0)).toContainText('Ready', { timeout: 30_000 });
     await expect(items.nth(1)).toContainText('Mousehole tide table', { timeout: 30_000 });
     await expect(items.nth(1)).toContainText('Ready', { timeout: 30_000 });
+    // Checked once the "1 item added" toasts are gone: axe would measure them half-transparent.
+    await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
     await checkA11y();
 
     // Test retrieval finds each of them.

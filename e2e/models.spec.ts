@@ -71,10 +71,15 @@ test('connect a provider, test it, pick its models and choose them for an applic
   await card.getByRole('button', { name: 'Test connection' }).click();
   await expect(card.getByText('Connected. 2 models available.')).toBeVisible();
   await card.getByRole('button', { name: 'Add llama3.2:3b as text model' }).click();
-  await expect(card.getByRole('listitem').filter({ hasText: 'llama3.2:3b' }).getByText('text')).toBeVisible();
+  await expect(
+    card.getByRole('listitem').filter({ hasText: 'llama3.2:3b' }).getByText('Text', { exact: true }),
+  ).toBeVisible();
   await card.getByRole('button', { name: 'Add nomic-embed-text as embedding model' }).click();
   await expect(
-    card.getByRole('listitem').filter({ hasText: 'nomic-embed-text' }).getByText('embedding'),
+    card
+      .getByRole('listitem')
+      .filter({ hasText: 'nomic-embed-text' })
+      .getByText('Embedding', { exact: true }),
   ).toBeVisible();
   await checkMainA11y(page);
 

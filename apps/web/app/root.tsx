@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -13,7 +12,7 @@ import {
 } from 'react-router';
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
-import { ErrorPage } from './components/error-page';
+import { ErrorPage, RouteErrorPage } from './components/error-page';
 import { guardedReload, isChunkLoadError } from './lib/reload-guard';
 import { isMode, isTheme, type ThemePrefs } from './lib/theme';
 import { readTheme } from './lib/theme.server';
@@ -152,9 +151,5 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  useEffect(() => {
-    if (isChunkLoadError(error)) guardedReload();
-  }, [error]);
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  return <ErrorPage status={status} />;
+  return <RouteErrorPage error={error} />;
 }

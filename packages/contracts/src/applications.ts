@@ -61,6 +61,28 @@ export const ZApplication = z.object({
 export type TApplication = z.infer<typeof ZApplication>;
 
 export const ZApplicationList = z.array(ZApplication);
+
+/** What an application holds, for the applications list and the delete confirmation. */
+export const ZApplicationCounts = z.object({
+  knowledge_items: z.number().int(),
+  conversations: z.number().int(),
+  api_keys: z.number().int(),
+  /** The widget is switched on (it answers visitors on the allowed sites). */
+  widget_enabled: z.boolean(),
+});
+export type TApplicationCounts = z.infer<typeof ZApplicationCounts>;
+export const ZApplicationSummary = ZApplication.extend({ counts: ZApplicationCounts });
+export type TApplicationSummary = z.infer<typeof ZApplicationSummary>;
+export const ZApplicationSummaryList = z.array(ZApplicationSummary);
+
+/** `POST /api/applications/{appId}/duplicate/`: the copy's name, by default the original's with " (copy)". */
+export const ZDuplicateApplicationRequest = z.object({ name: ZApplicationName.optional() });
+export type TDuplicateApplicationRequest = z.infer<typeof ZDuplicateApplicationRequest>;
+/** The name of a copy when none is given, cut so it stays within the limit. */
+export function copyName(name: string): string {
+  const suffix = ' (copy)';
+  return `${name.slice(0, APPLICATION_NAME_MAX - suffix.length)}${suffix}`;
+}
 export const ZCreateApplicationForm = z.object({ name: ZApplicationName });
 /** The body of `POST /api/applications/` as documented: the name, and knowledge items if any. */
 export const ZCreateApplicationMultipart = ZCreateApplicationForm.extend(ZKnowledgeItemsForm.partial().shape);

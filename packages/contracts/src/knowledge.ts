@@ -6,8 +6,8 @@ export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed
 
 /** File extensions a `file` item may have; the content is checked too (sniffed, not trusted). */
 export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.doc', '.docx', '.txt', '.md', '.html', '.htm'] as const;
-/** What the upload control offers (spec §2 plus .docx). */
-export const KNOWLEDGE_FILE_ACCEPT = '.pdf,.doc,.docx,.txt,.md';
+/** What the upload control offers: every extension the API takes (spec §2 plus .docx and web pages). */
+export const KNOWLEDGE_FILE_ACCEPT = KNOWLEDGE_FILE_EXTENSIONS.join(',');
 
 /** Caps, with the messages that name them. */
 export const KNOWLEDGE_LIMITS = {
@@ -36,6 +36,11 @@ export const ZKnowledgeItem = z.object({
   progress: z.number().int(),
   /** Why it failed, in words a person understands; null unless `failed`. */
   error: z.string().nullable(),
+  /**
+   * Whether a re-sync can help a `failed` item: false when a file or text failed on its own content
+   * (corrupt, encrypted, no text …), which reads the same way every time; true otherwise.
+   */
+  retryable: z.boolean(),
   mime_type: z.string().nullable(),
   size_bytes: z.number().int().nullable(),
   language: z.string().nullable(),

@@ -135,7 +135,7 @@ export async function indexItemWith(
 }
 
 /** The postings of the chunks a statement's `added` step inserted (one row per chunk and lexeme). */
-const POSTINGS_CTE = `postings AS (
+export const POSTINGS_CTE = `postings AS (
        INSERT INTO knowledge_postings (application_id, ts_config, lexeme, chunk_id, tf, chunk_length)
        SELECT a.application_id, a.ts_config, u.lexeme, a.id, cardinality(u.positions), a.token_count
        FROM added a CROSS JOIN LATERAL unnest(a.tsv) u

@@ -10,6 +10,7 @@ import {
   InboxIcon,
   KeyRoundIcon,
   LayoutDashboardIcon,
+  LayoutGridIcon,
   LogOutIcon,
   MessageSquareIcon,
   PaletteIcon,
@@ -133,7 +134,7 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
             </SectionTitle>
             <NavLink to={`${base}/messages/${NEW_CHAT_ID}`} className={linkClass}>
               <SquarePenIcon aria-hidden="true" />
-              New chat
+              New Chat
             </NavLink>
             {chatrooms.error ? (
               <p role="alert" className="px-2 py-1.5 text-sm text-destructive">
@@ -248,6 +249,14 @@ function ApplicationSwitcher({
           </DropdownMenuItem>
         ))}
         {applications.length > 0 ? <DropdownMenuSeparator /> : null}
+        {applications.length > 0 ? (
+          <DropdownMenuItem asChild>
+            <Link to="/">
+              <LayoutGridIcon aria-hidden="true" />
+              All applications
+            </Link>
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuItem onSelect={onCreate}>
           <PlusIcon aria-hidden="true" />
           Create application

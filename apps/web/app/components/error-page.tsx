@@ -1,4 +1,8 @@
 import { HomeIcon, RotateCwIcon } from 'lucide-react';
+import { useEffect } from 'react';
+import { isRouteErrorResponse } from 'react-router';
+import { guardedReload, isChunkLoadError } from '../lib/reload-guard';
+import { cn } from '../lib/utils';
 import { Button } from './ui/button';
 
 export const NOT_FOUND_MESSAGE = 'Page Not Found';
@@ -7,11 +11,19 @@ export const SERVER_ERROR_MESSAGE = 'Internal Server Error';
 /**
  * The one error page (specification §2): 404 says 'Page Not Found'; every other status says
  * 'Internal Server Error'. It needs no loader data, so it renders even when everything else failed.
+ * `inShell`: drawn inside the signed-in layout (its sidebar stays, so the way on is one click away).
  */
-export function ErrorPage({ status }: { status: number }) {
+export function ErrorPage({ status, inShell = false }: { status: number; inShell?: boolean }) {
   const notFound = status === 404;
+  // Inside the layout the shell already has the page's <main>.
+  const Root = inShell ? 'div' : 'main';
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-6 py-16 text-center">
+    <Root
+      className={cn(
+        'flex flex-col items-center justify-center gap-6 text-center',
+        inShell ? 'min-h-[60dvh] py-10' : 'min-h-dvh px-6 py-16',
+      )}
+    >
       <p
         className="text-7xl font-semibold tracking-tight text-muted-foreground tabular-nums"
         aria-hidden="true"
@@ -24,7 +36,9 @@ export function ErrorPage({ status }: { status: number }) {
         </h1>
         <p className="max-w-md text-muted-foreground">
           {notFound
-            ? 'There is nothing at this address. Check the link, or start again from the home page.'
+            ? inShell
+              ? 'There is nothing at this address: what it showed may have been deleted. Choose an application in the sidebar or in the list of your applications.'
+              : 'There is nothing at this address. Check the link, or start again from the home page.'
             : 'Something went wrong on our side. Try again in a moment.'}
         </p>
       </div>
@@ -33,7 +47,7 @@ export function ErrorPage({ status }: { status: number }) {
         <Button asChild>
           <a href="/">
             <HomeIcon aria-hidden="true" />
-            Go to the home page
+            {inShell ? 'Go to your applications' : 'Go to the home page'}
           </a>
         </Button>
         {notFound ? null : (
@@ -43,6 +57,14 @@ export function ErrorPage({ status }: { status: number }) {
           </Button>
         )}
       </div>
-    </main>
+    </Root>
   );
+}
+
+/** A route's error boundary: the error page for its status; a chunk that failed to load reloads the page. */
+export function RouteErrorPage({ error, inShell }: { error: unknown; inShell?: boolean }) {
+  useEffect(() => {
+    if (isChunkLoadError(error)) guardedReload();
+  }, [error]);
+  return <ErrorPage status={isRouteErrorResponse(error) ? error.status : 500} inShell={inShell ?? false} />;
 }

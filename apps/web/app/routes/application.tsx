@@ -1,8 +1,10 @@
+import type { TApplicationSummary } from '@cairn/contracts/applications';
 import { BookOpenIcon, KeyRoundIcon, SquarePenIcon } from 'lucide-react';
 import { data, Link } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../components/ui/card';
+import { ApplicationActions } from '../features/applications/application-actions';
 import { useLiveItems } from '../features/knowledge/use-kb-updates';
 import {
   loadApplicationSettings,
@@ -19,8 +21,15 @@ import { useNavigationData } from './default-layout';
 export const meta: Route.MetaFunction = () => [{ title: 'Overview · Cairn' }];
 
 export async function loader(args: Route.LoaderArgs) {
+  const api = apiFor(args);
   try {
-    return await loadApplicationSettings(apiFor(args), args.params.appId);
+    const [settings, summaries] = await Promise.all([
+      loadApplicationSettings(api, args.params.appId),
+      api.get<TApplicationSummary[]>('/api/applications/summaries/'),
+    ]);
+    const counts = summaries.find((s) => s.uuid === args.params.appId)?.counts;
+    if (!counts) throw data(null, { status: 404 });
+    return { ...settings, counts };
   } catch (error) {
     // Someone else's or a deleted application: the page does not exist.
     if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
@@ -36,7 +45,7 @@ export async function action(args: Route.ActionArgs) {
 export default function ApplicationOverview({ loaderData }: Route.ComponentProps) {
   // The layout's navigation selected this page's application (or answered 404).
   const application = useNavigationData().selected;
-  const { models } = loaderData;
+  const { models, counts } = loaderData;
   const { items } = useLiveItems(application?.uuid ?? '', loaderData.items);
   useSettingsSavedToast(application?.uuid ?? '');
   if (!application) return null;
@@ -67,12 +76,19 @@ export default function ApplicationOverview({ loaderData }: Route.ComponentProps
         title={application.name}
         description="Overview"
         actions={
-          <Button asChild>
-            <Link to={`${base}/messages/${NEW_CHAT_ID}`}>
-              <SquarePenIcon aria-hidden="true" />
-              New chat
-            </Link>
-          </Button>
+          <>
+            {/* The live item count: items added or deleted since the page loaded are counted. */}
+            <ApplicationActions
+              application={application}
+              counts={{ ...counts, knowledge_items: items.length }}
+            />
+            <Button asChild>
+              <Link to={`${base}/messages/${NEW_CHAT_ID}`}>
+                <SquarePenIcon aria-hidden="true" />
+                New Chat
+              </Link>
+            </Button>
+          </>
         }
       />
       <div className="grid gap-4 sm:grid-cols-3">

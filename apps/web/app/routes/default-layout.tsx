@@ -1,5 +1,6 @@
-import { Outlet, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
+import { data, Outlet, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'react-router';
 import { AppShell } from '../components/app-shell';
+import { ErrorPage, RouteErrorPage } from '../components/error-page';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
 import { assertParams, loadNavigation } from '../lib/navigation.server';
@@ -13,10 +14,14 @@ import type { Route } from './+types/default-layout';
 export async function loader(args: Route.LoaderArgs) {
   const { request, params, context } = args;
   // A malformed id is not found, signed in or not.
-  assertParams(params);
-  if (!readAuthToken(request)) throw loginRedirect(request);
+  if (!readAuthToken(request)) {
+    assertParams(params);
+    throw loginRedirect(request);
+  }
   try {
-    return await loadNavigation(apiFor(args), params);
+    const navigation = await loadNavigation(apiFor(args), params);
+    // A deleted (or mistyped) application is a 404 inside the shell: the sidebar stays.
+    return navigation.notFound ? data(navigation, { status: 404 }) : navigation;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
       throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(context.secureCookies) });
@@ -41,7 +46,18 @@ export function useNavigationData() {
 export default function DefaultLayout({ loaderData }: Route.ComponentProps) {
   return (
     <AppShell {...loaderData}>
-      <Outlet />
+      {loaderData.notFound ? <ErrorPage status={404} inShell /> : <Outlet />}
+    </AppShell>
+  );
+}
+
+/** A page below that failed keeps the sidebar when the navigation loaded; else the full error page. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const navigation = useRouteLoaderData<typeof loader>('routes/default-layout');
+  if (!navigation) return <RouteErrorPage error={error} />;
+  return (
+    <AppShell {...navigation}>
+      <RouteErrorPage error={error} inShell />
     </AppShell>
   );
 }

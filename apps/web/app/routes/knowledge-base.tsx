@@ -1,7 +1,8 @@
 import type { TKnowledgeItem, TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
 import type { TKnowledgeSearchResponse } from '@cairn/contracts/knowledge-search';
 import { BookOpenIcon } from 'lucide-react';
-import { data, useNavigate, useSearchParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { data, useFetcher, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { AddKnowledge } from '../features/knowledge/add-knowledge';
@@ -12,6 +13,7 @@ import { useLiveItems } from '../features/knowledge/use-kb-updates';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
 import { apiFailure, failure } from '../lib/form-data.server';
+import { toast } from '../lib/toast';
 import type { Route } from './+types/knowledge-base';
 import { useNavigationData } from './default-layout';
 
@@ -53,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
       const body = new FormData();
       for (const [key, value] of form.entries()) if (key.startsWith('items[')) body.append(key, value);
       const added = await api.post<TKnowledgeItem[]>(base, body);
-      return { added: added.length };
+      return { added: added.length, first: added[0]?.uuid ?? null };
     }
     if (intent === 'delete' && UUID.test(item)) {
       await api.delete(`${base}${item}/`);
@@ -80,6 +82,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const { items } = useLiveItems(selected?.uuid ?? '', loaderData.items);
+  useAddedItemsShown(items);
   const preview = searchParams.get('preview') ? loaderData.preview : null;
   const counts = {
     ready: items.filter((i) => i.status === 'ready').length,
@@ -122,4 +125,22 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
       />
     </div>
   );
+}
+
+/**
+ * New items join the end of the list, often below the fold: say how many were added and bring the
+ * first of them into view once the list shows it.
+ */
+function useAddedItemsShown(items: TKnowledgeItem[]) {
+  const { data } = useFetcher<{ added?: number; first?: string | null }>({ key: 'add-knowledge' });
+  const shown = useRef<unknown>(null);
+  const present = Boolean(data?.first && items.some((item) => item.uuid === data.first));
+  useEffect(() => {
+    if (!data?.added || !data.first || !present || shown.current === data) return;
+    shown.current = data;
+    toast.success(data.added === 1 ? '1 item added' : `${data.added} items added`, {
+      description: `${data.added === 1 ? 'It is' : 'They are'} indexed in the background; the list shows how far.`,
+    });
+    document.getElementById(`item-${data.first}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [data, present]);
 }

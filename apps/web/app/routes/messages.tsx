@@ -144,6 +144,8 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
           busy={chat.busy}
           disabled={Boolean(loaderData.error)}
           placeholder={widgetRoom ? 'Reply to the visitor…' : `Message ${selected?.name ?? ''}…`}
+          // A new chat has nothing to read yet: the next thing to do is to type.
+          focusKey={chatroomId === NEW_CHAT_ID ? (appId ?? null) : null}
         />
       </div>
       {appId ? <CitationDialog appId={appId} source={citing} onClose={() => setCiting(null)} /> : null}

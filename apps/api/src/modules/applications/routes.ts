@@ -1,9 +1,11 @@
 import {
   ZApplication,
   ZApplicationList,
+  ZApplicationSummaryList,
   ZAppParams,
   ZCreateApplicationForm,
   ZCreateApplicationMultipart,
+  ZDuplicateApplicationRequest,
   ZUpdateApplicationRequest,
 } from '@cairn/contracts/applications';
 import { ZErrorBody } from '@cairn/contracts/errors';
@@ -19,7 +21,9 @@ import { readItems } from '../knowledge/read-items.ts';
 import { requeueApplicationItems } from '../model-providers/reindex-application.ts';
 import { createApplication } from './create-application.ts';
 import { deleteApplication } from './delete-application.ts';
+import { duplicateApplication } from './duplicate-application.ts';
 import { findApplication } from './find-application.ts';
+import { listApplicationSummaries } from './list-application-summaries.ts';
 import { listApplications } from './list-applications.ts';
 import { serializeApplication } from './serialize-application.ts';
 import { updateApplicationSettings } from './update-application.ts';
@@ -35,6 +39,19 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     '/api/applications/',
     { schema: { ...base, response: { 200: ZApplicationList, ...errors } } },
     (request) => listApplications(app.db, request.user.id),
+  );
+
+  app.get(
+    '/api/applications/summaries/',
+    {
+      schema: {
+        ...base,
+        description:
+          'The applications, oldest first, each with `counts`: its knowledge items, conversations and API keys, and whether its widget is on.',
+        response: { 200: ZApplicationSummaryList, ...errors },
+      },
+    },
+    (request) => listApplicationSummaries(app.db, request.user.id),
   );
 
   app.post(
@@ -99,6 +116,36 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
       const owner = { ownerId: request.user.id, applicationUuid: appId };
       for (const item of result.reindexed) await app.knowledge.deps.publish(owner, item);
       return result.application;
+    },
+  );
+
+  app.post(
+    '/api/applications/:appId/duplicate/',
+    {
+      schema: {
+        ...base,
+        description:
+          'Creates a copy of the application: its settings, models, widget appearance (switched off) and ' +
+          'knowledge (indexed items with their index, searchable at once; unfinished ones queued again). ' +
+          'Conversations, API keys, integrations and webhooks are not copied. `name` defaults to the ' +
+          'original\'s followed by " (copy)".',
+        params: ZAppParams,
+        body: ZDuplicateApplicationRequest.nullish(),
+        response: { 201: ZApplication, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { application, queued } = await duplicateApplication(
+        app.db,
+        request.user.id,
+        request.params.appId,
+        request.body ?? {},
+        app.knowledge.enqueue,
+      );
+      const owner = { ownerId: request.user.id, applicationUuid: application.uuid };
+      for (const item of queued) await app.knowledge.deps.publish(owner, item);
+      reply.status(201);
+      return application;
     },
   );
 

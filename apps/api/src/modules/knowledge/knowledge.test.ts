@@ -77,6 +77,7 @@ type Item = {
   title: string;
   source: string | null;
   error: string | null;
+  retryable: boolean;
   chunk_count: number;
 };
 
@@ -327,6 +328,8 @@ describe('knowledge endpoints', () => {
     expect(errors[4]).toBe('Unreachable: the server answered HTTP 404 (Not Found).');
     expect(errors[5]).toBe('Not a web page: the address returned image/png.');
     expect(errors[6]).toMatch(/^Blocked address: 169\.254\.169\.254 is a link-local address/);
+    // The same bytes fail the same way: a re-sync is offered for the web pages only (fetched anew).
+    expect(items.map((i) => i.retryable)).toEqual([false, false, false, false, true, true, true]);
   });
 
   it('follows a redirect to the page and titles a URL by the page', async () => {

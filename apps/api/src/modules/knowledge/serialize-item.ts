@@ -1,7 +1,18 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import type { knowledgeItems } from '@cairn/db/schema';
+import { MAX_INGEST_ATTEMPTS } from '../../rag/ingest-item.ts';
 
 export type KnowledgeItemRow = typeof knowledgeItems.$inferSelect;
+
+/**
+ * Ingestion fails an item at once only when the failure is the input's own (decision 055:
+ * `ParseError`, a refused fetch, a 4xx); anything else is retried and fails after every attempt
+ * was used. So a file or text that failed before its attempts ran out fails the same way on a
+ * re-sync of the same bytes; a web page is fetched anew and may work.
+ */
+function isRetryable(row: KnowledgeItemRow): boolean {
+  return row.status !== 'failed' || row.type === 'url' || row.attempts >= MAX_INGEST_ATTEMPTS;
+}
 
 /** An item as the list endpoint and every `kb_updates` event show it. */
 export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
@@ -13,6 +24,7 @@ export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
     status: row.status,
     progress: row.progress,
     error: row.status === 'failed' ? row.error : null,
+    retryable: isRetryable(row),
     mime_type: row.mimeType,
     size_bytes: row.sizeBytes,
     language: row.language,

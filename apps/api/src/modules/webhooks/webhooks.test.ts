@@ -122,6 +122,7 @@ const itemFailedEvent = (applicationUuid: string) => ({
       status: 'failed' as const,
       progress: 0,
       error: 'Unreachable: the server answered HTTP 404 (Not Found).',
+      retryable: true,
       mime_type: null,
       size_bytes: null,
       language: null,

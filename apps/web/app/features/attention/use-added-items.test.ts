@@ -11,6 +11,7 @@ const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): 
   status,
   progress: status === 'ready' ? 100 : 0,
   error: null,
+  retryable: true,
   mime_type: null,
   size_bytes: null,
   language: null,

@@ -1,5 +1,5 @@
 import { SendIcon, SquareIcon } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { MESSAGE_MAX } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
@@ -11,15 +11,21 @@ export function Composer({
   busy,
   disabled,
   placeholder,
+  focusKey = null,
 }: {
   onSend: (text: string) => Promise<boolean>;
   onStop: () => void;
   busy: boolean;
   disabled?: boolean;
   placeholder: string;
+  /** The box takes the focus each time this becomes a new non-null value (a new chat opened). */
+  focusKey?: string | null;
 }) {
   const [text, setText] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (focusKey !== null) ref.current?.focus();
+  }, [focusKey]);
   const tooLong = text.length > MESSAGE_MAX;
   const canSend = text.trim().length > 0 && !tooLong && !disabled;
 

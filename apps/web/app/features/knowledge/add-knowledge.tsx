@@ -1,4 +1,4 @@
-import { FileTextIcon, GlobeIcon, TextIcon, UploadIcon, XIcon } from 'lucide-react';
+import { FileTextIcon, GlobeIcon, TextIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
@@ -7,9 +7,9 @@ import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import type { FormErrors } from '../../lib/api-error';
-import { KNOWLEDGE_FILE_ACCEPT, KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
+import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
-import { formatBytes } from './knowledge-item-row';
+import { FileDropZone } from './file-drop-zone';
 
 type Kind = 'file' | 'text' | 'url';
 const KINDS: Array<{ kind: Kind; label: string; icon: typeof FileTextIcon }> = [
@@ -27,9 +27,7 @@ export function AddKnowledge() {
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
   const [crawlDepth, setCrawlDepth] = useState('0');
-  const [dragging, setDragging] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
   const id = useId();
   const busy = fetcher.state !== 'idle';
   const errors = fetcher.data?.errors;
@@ -48,19 +46,6 @@ export function AddKnowledge() {
     }
     if (last.kind === 'url' && url === last.value) setUrl('');
   }, [fetcher.state, fetcher.data, files, text, url]);
-
-  const addFiles = (list: FileList | null) => {
-    if (!list) return;
-    const accepted = KNOWLEDGE_FILE_ACCEPT.split(',');
-    const next = [...list];
-    const refused = next.filter((f) => !accepted.some((ext) => f.name.toLowerCase().endsWith(ext)));
-    setLocalError(
-      refused.length
-        ? `Not a supported file: ${refused.map((f) => f.name).join(', ')}. Use ${accepted.join(' ')}.`
-        : null,
-    );
-    setFiles((current) => [...current, ...next.filter((f) => !refused.includes(f))]);
-  };
 
   const submit = () => {
     const body = new FormData();
@@ -138,67 +123,7 @@ export function AddKnowledge() {
       >
         <FormError message={formError} />
         {kind === 'file' ? (
-          <div className="grid gap-2">
-            <label
-              htmlFor={`${id}-files`}
-              onDragOver={(event) => {
-                event.preventDefault();
-                setDragging(true);
-              }}
-              onDragLeave={() => setDragging(false)}
-              onDrop={(event) => {
-                event.preventDefault();
-                setDragging(false);
-                addFiles(event.dataTransfer.files);
-              }}
-              className={cn(
-                'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-8 text-center text-sm transition-colors',
-                dragging ? 'border-primary bg-primary/5' : 'hover:bg-muted/50',
-              )}
-            >
-              <UploadIcon aria-hidden="true" className="size-6 text-muted-foreground" />
-              <span className="font-medium">Drop files here or choose them</span>
-              <span className="text-muted-foreground">
-                PDF, Word (.doc, .docx), text or Markdown · up to 25 MB each
-              </span>
-            </label>
-            <input
-              ref={input}
-              id={`${id}-files`}
-              type="file"
-              multiple
-              accept={KNOWLEDGE_FILE_ACCEPT}
-              className="sr-only"
-              onChange={(event) => {
-                addFiles(event.currentTarget.files);
-                event.currentTarget.value = '';
-              }}
-            />
-            {files.length ? (
-              <ul className="grid gap-1" aria-label="Chosen files">
-                {files.map((file, i) => (
-                  <li
-                    key={`${file.name}-${file.size}-${file.lastModified}`}
-                    className="flex items-center gap-2 rounded-md bg-muted/50 px-3 py-1.5 text-sm"
-                  >
-                    <FileTextIcon aria-hidden="true" className="size-4 text-muted-foreground" />
-                    <span className="min-w-0 flex-1 truncate">{file.name}</span>
-                    <span className="text-muted-foreground">{formatBytes(file.size)}</span>
-                    <Button
-                      type="button"
-                      variant="ghost"
-                      size="icon"
-                      className="size-7"
-                      aria-label={`Remove ${file.name}`}
-                      onClick={() => setFiles((current) => current.filter((_, j) => j !== i))}
-                    >
-                      <XIcon aria-hidden="true" />
-                    </Button>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
+          <FileDropZone id={`${id}-files`} files={files} onChange={setFiles} onRefusal={setLocalError} />
         ) : null}
         {kind === 'text' ? (
           <>

@@ -1,28 +1,31 @@
-import { FileTextIcon, GlobeIcon, TextIcon, XIcon } from 'lucide-react';
+import { GlobeIcon, TextIcon, XIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
-import { KNOWLEDGE_FILE_ACCEPT } from '../../lib/contract-constants';
+import { FileDropZone } from './file-drop-zone';
 
 /** A knowledge draft item (specification §3): local id, type, value. */
 export interface KnowledgeDraft {
   id: string;
-  type: 'file' | 'text' | 'url';
+  type: 'text' | 'url';
   value: string;
 }
 
-const LABELS = { file: 'File', text: 'Text', url: 'URL' } as const;
-const ICONS = { file: FileTextIcon, text: TextIcon, url: GlobeIcon } as const;
+const LABELS = { text: 'Text', url: 'URL' } as const;
+const ICONS = { text: TextIcon, url: GlobeIcon } as const;
 
 /**
- * Knowledge drafts inside a form (the create-application dialog): each draft renders the
- * specification's fields `items[i].type` plus `items[i].file` or `items[i].value`, so the form
- * posts them as multipart as is. The form needs `encType="multipart/form-data"`.
- * `errors` are the API's field errors, keyed like `items[2].value`.
+ * Knowledge drafts inside a form (the create-application dialog): texts and URLs as drafts, files
+ * through the knowledge page's drop zone (several at once, dragged or picked). Every item renders
+ * the specification's fields `items[i].type` plus `items[i].file` or `items[i].value`, so the form
+ * posts them as multipart as is (the form needs `encType="multipart/form-data"`): drafts first, then
+ * the files. `errors` are the API's field errors, keyed like `items[2].value`.
  */
 export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, string> }) {
   const [drafts, setDrafts] = useState<KnowledgeDraft[]>([]);
+  const [files, setFiles] = useState<File[]>([]);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const baseId = useId();
   const add = (type: KnowledgeDraft['type']) =>
     setDrafts((current) => [
@@ -42,7 +45,7 @@ export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, 
           {drafts.map((draft, index) => {
             const Icon = ICONS[draft.type];
             const fieldId = `${baseId}-${draft.id}`;
-            const error = errors[`items[${index}].${draft.type === 'file' ? 'file' : 'value'}`];
+            const error = errors[`items[${index}].value`];
             return (
               <div key={draft.id} className="grid gap-1" data-draft={draft.type}>
                 <div className="flex items-start gap-2">
@@ -51,17 +54,7 @@ export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, 
                   <label htmlFor={fieldId} className="sr-only">
                     {`${LABELS[draft.type]} ${index + 1}`}
                   </label>
-                  {draft.type === 'file' ? (
-                    <Input
-                      id={fieldId}
-                      type="file"
-                      name={`items[${index}].file`}
-                      accept={KNOWLEDGE_FILE_ACCEPT}
-                      required
-                      aria-invalid={Boolean(error)}
-                      onChange={(e) => update(draft.id, e.currentTarget.files?.[0]?.name ?? '')}
-                    />
-                  ) : draft.type === 'text' ? (
+                  {draft.type === 'text' ? (
                     <Textarea
                       id={fieldId}
                       name={`items[${index}].value`}
@@ -99,16 +92,54 @@ export function KnowledgeDraftFields({ errors = {} }: { errors?: Record<string, 
         </div>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        {(['file', 'text', 'url'] as const).map((type) => {
+        {(['text', 'url'] as const).map((type) => {
           const Icon = ICONS[type];
           return (
             <Button key={type} type="button" variant="outline" size="sm" onClick={() => add(type)}>
               <Icon aria-hidden="true" />
-              Add {LABELS[type].toLowerCase() === 'url' ? 'URL' : LABELS[type].toLowerCase()}
+              Add {type === 'url' ? 'URL' : 'text'}
             </Button>
           );
         })}
       </div>
+      {refusal ? <p className="text-destructive text-sm">{refusal}</p> : null}
+      <FileDropZone
+        id={`${baseId}-files`}
+        files={files}
+        onChange={setFiles}
+        onRefusal={setRefusal}
+        errorOf={(i) => errors[`items[${drafts.length + i}].file`]}
+        compact
+      />
+      {files.map((file, i) => (
+        <FileField
+          key={`${file.name}-${file.size}-${file.lastModified}`}
+          index={drafts.length + i}
+          file={file}
+        />
+      ))}
     </fieldset>
+  );
+}
+
+/** A chosen file as the form's fields `items[i].type` and `items[i].file` (a file input holding it). */
+function FileField({ index, file }: { index: number; file: File }) {
+  return (
+    <>
+      <input type="hidden" name={`items[${index}].type`} value="file" />
+      <input
+        type="file"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        name={`items[${index}].file`}
+        ref={(input) => {
+          if (!input) return;
+          const transfer = new DataTransfer();
+          transfer.items.add(file);
+          input.files = transfer.files;
+        }}
+      />
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { EyeIcon, RefreshCwIcon, Trash2Icon } from 'lucide-react';
+import { EyeIcon, MoreHorizontalIcon, RefreshCwIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { Button } from '../../components/ui/button';
@@ -11,6 +11,12 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
 
@@ -33,8 +39,17 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
   const busy = fetcher.state !== 'idle';
   const deleting = busy && fetcher.formData?.get('intent') === 'delete';
   const source = describeSource(item);
+  const working = item.status === 'queued' || item.status === 'processing';
+  // A file or text that failed on its own content (corrupt, encrypted …) fails the same way again.
+  const canResync = item.status !== 'failed' || item.retryable;
+  const resync = () => fetcher.submit({ intent: 'resync', item: item.uuid }, { method: 'post' });
   return (
-    <li className="flex items-start gap-3 px-4 py-3" data-item={item.uuid} aria-busy={deleting}>
+    <li
+      id={`item-${item.uuid}`}
+      className="flex scroll-mt-20 items-start gap-3 px-4 py-3"
+      data-item={item.uuid}
+      aria-busy={deleting}
+    >
       <ItemTypeIcon type={item.type} />
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
@@ -67,29 +82,29 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           </span>
         ) : null}
       </div>
-      <div className="flex shrink-0 items-center gap-1">
+      {/* Three labelled buttons from 640 px; below, one menu, so the title keeps the row's width. */}
+      <div className="hidden shrink-0 items-center gap-1 sm:flex">
         {item.status === 'ready' ? (
           <Button asChild variant="ghost" size="sm">
             <Link to={`?preview=${item.uuid}`} preventScrollReset aria-label={`Preview ${item.title}`}>
               <EyeIcon aria-hidden="true" />
-              <span className="max-sm:sr-only">Preview</span>
+              Preview
             </Link>
           </Button>
         ) : null}
-        <fetcher.Form method="post">
-          <input type="hidden" name="intent" value="resync" />
-          <input type="hidden" name="item" value={item.uuid} />
+        {canResync ? (
           <Button
-            type="submit"
+            type="button"
             variant="ghost"
             size="sm"
-            disabled={busy || item.status === 'queued' || item.status === 'processing'}
+            disabled={busy || working}
+            onClick={resync}
             aria-label={`Re-sync ${item.title}`}
           >
             <RefreshCwIcon aria-hidden="true" />
-            <span className="max-sm:sr-only">Re-sync</span>
+            Re-sync
           </Button>
-        </fetcher.Form>
+        ) : null}
         <Button
           type="button"
           variant="ghost"
@@ -100,8 +115,41 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           aria-label={`Delete ${item.title}`}
         >
           <Trash2Icon aria-hidden="true" />
-          <span className="max-sm:sr-only">Delete</span>
+          Delete
         </Button>
+      </div>
+      <div className="shrink-0 sm:hidden">
+        <DropdownMenu>
+          <DropdownMenuTrigger asChild>
+            <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${item.title}`}>
+              <MoreHorizontalIcon aria-hidden="true" />
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end">
+            {item.status === 'ready' ? (
+              <DropdownMenuItem asChild>
+                <Link to={`?preview=${item.uuid}`} preventScrollReset>
+                  <EyeIcon aria-hidden="true" />
+                  Preview
+                </Link>
+              </DropdownMenuItem>
+            ) : null}
+            {canResync ? (
+              <DropdownMenuItem disabled={busy || working} onSelect={resync}>
+                <RefreshCwIcon aria-hidden="true" />
+                Re-sync
+              </DropdownMenuItem>
+            ) : null}
+            <DropdownMenuItem
+              className="text-destructive"
+              disabled={busy}
+              onSelect={() => setConfirming(true)}
+            >
+              <Trash2Icon aria-hidden="true" />
+              Delete
+            </DropdownMenuItem>
+          </DropdownMenuContent>
+        </DropdownMenu>
       </div>
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent>

@@ -22,6 +22,9 @@ import { NativeSelect } from './native-select';
 import { ProviderFormDialog } from './provider-form-dialog';
 import { guessModelType } from './provider-kinds';
 
+/** How a model's type reads on screen (the API's values are lower-case identifiers). */
+const MODEL_TYPE_LABELS = { text: 'Text', embedding: 'Embedding' } as const;
+
 /** One provider: its connection, a connection test listing its models, and the models Cairn may use. */
 export function ProviderCard({ provider }: { provider: TModelProvider }) {
   const [editing, setEditing] = useState(false);
@@ -134,7 +137,7 @@ function ModelRow({
     <li className="flex items-center justify-between gap-3 px-3 py-2">
       <span className="flex min-w-0 items-center gap-2">
         <span className="truncate font-mono text-sm">{model.name}</span>
-        <Badge variant="outline">{model.model_type}</Badge>
+        <Badge variant="outline">{MODEL_TYPE_LABELS[model.model_type]}</Badge>
       </span>
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="remove-model" />
@@ -200,7 +203,7 @@ function AvailableModelRow({ provider, name }: { provider: TModelProvider; name:
             aria-label={`Add ${name} as ${type} model`}
           >
             <PlusIcon aria-hidden="true" />
-            {type === 'text' ? 'Text' : 'Embedding'}
+            {MODEL_TYPE_LABELS[type]}
           </Button>
         ))}
       </fetcher.Form>

@@ -1,0 +1,33 @@
+import type { TApplicationSummary } from '@cairn/contracts/applications';
+import type { Db } from '@cairn/db/client';
+import { apiKeys, applications, chatrooms, knowledgeItems, widgets } from '@cairn/db/schema';
+import { asc, eq, sql } from 'drizzle-orm';
+import { serializeApplication } from './serialize-application.ts';
+
+const countOf = (table: typeof knowledgeItems | typeof chatrooms | typeof apiKeys) =>
+  sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.applicationId} = ${applications.id})`;
+
+/** The owner's applications, oldest first, each with what it holds (one statement). */
+export async function listApplicationSummaries(db: Db, ownerId: number): Promise<TApplicationSummary[]> {
+  const rows = await db
+    .select({
+      application: applications,
+      knowledgeItems: countOf(knowledgeItems),
+      conversations: countOf(chatrooms),
+      apiKeys: countOf(apiKeys),
+      widgetEnabled: sql<boolean>`coalesce(${widgets.enabled}, false)`,
+    })
+    .from(applications)
+    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
+    .where(eq(applications.ownerId, ownerId))
+    .orderBy(asc(applications.createdAt), asc(applications.id));
+  return rows.map((row) => ({
+    ...serializeApplication(row.application),
+    counts: {
+      knowledge_items: row.knowledgeItems,
+      conversations: row.conversations,
+      api_keys: row.apiKeys,
+      widget_enabled: row.widgetEnabled,
+    },
+  }));
+}
