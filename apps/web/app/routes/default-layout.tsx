@@ -2,6 +2,7 @@ import { Outlet, type ShouldRevalidateFunctionArgs, useRouteLoaderData } from 'r
 import { AppShell } from '../components/app-shell';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
+import { webLoadContext } from '../lib/load-context';
 import { assertParams, loadNavigation } from '../lib/navigation.server';
 import { clearAuthCookie, loginRedirect, readAuthToken } from '../lib/session.server';
 import type { Route } from './+types/default-layout';
@@ -19,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
     return await loadNavigation(apiFor(args), params);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(context.secureCookies) });
+      throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(webLoadContext(context).secureCookies) });
     }
     throw error;
   }
