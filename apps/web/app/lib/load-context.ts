@@ -34,7 +34,9 @@ type WithContext = typeof globalThis & { [KEY]?: ReturnType<typeof createContext
  * loaded twice in one process (by the API from source, and bundled into the web build), so the one
  * instance lives on `globalThis`.
  */
-export const webContext = ((globalThis as WithContext)[KEY] ??= createContext<WebLoadContext>());
+const shared = globalThis as WithContext;
+shared[KEY] ??= createContext<WebLoadContext>();
+export const webContext = shared[KEY];
 
 /** The Fastify mount's values, in a loader, action or the server entry. */
 export function webLoadContext(context: Readonly<RouterContextProvider>): WebLoadContext {
