@@ -49,7 +49,13 @@ const builds = [
       ...contracts,
     ],
     async build() {
-      execFileSync('npx', ['react-router', 'build'], { cwd: path.join(root, 'apps/web'), stdio: 'inherit' });
+      // Its file-by-file report is noise on a first start; it is shown when the build fails.
+      try {
+        execFileSync('npx', ['react-router', 'build'], { cwd: path.join(root, 'apps/web'), stdio: 'pipe' });
+      } catch (error) {
+        process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+        throw error;
+      }
     },
   },
 ];

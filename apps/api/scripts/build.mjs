@@ -68,7 +68,7 @@ export async function buildApi(outDir = OUT_DIR) {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.22',
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [externalPackages, sourceImportMetaUrl(outDir)],
@@ -83,7 +83,7 @@ export async function buildApi(outDir = OUT_DIR) {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20.19',
+    target: 'node22.22',
     logLevel: 'warning',
     plugins: [externalPackages, sourceImportMetaUrl(outDir)],
   });

@@ -75,6 +75,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // in-process calls carry the browser's address as their remote address (plugins/web.ts).
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     bodyLimit: 1024 * 1024,
+    // pg-boss 12 creates (or upgrades) its schema while the jobs plugin starts: a first start on a
+    // busy machine took longer than Fastify's default 10 s, and startup then failed.
+    pluginTimeout: 120_000,
     routerOptions: { ignoreTrailingSlash: false },
     clientErrorHandler,
     frameworkErrors: frameworkErrorHandler,

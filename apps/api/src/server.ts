@@ -43,16 +43,18 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  const mail = `e-mails: ${mailDestination(config)}`;
+  const mail = `E-mails go to ${mailDestination(config)}`;
   if (config.role === 'worker') {
     await app.ready();
-    app.log.info(`Cairn worker started (database: ${database.kind}; ${mail})`);
+    app.log.info(`Cairn worker started (database: ${database.kind})`);
+    app.log.info(mail);
     return;
   }
   const address = await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    `Cairn is up at ${config.publicUrl} (listening on ${address}; database: ${database.kind}; role: ${config.role}; ${mail})`,
+    `Cairn is up at ${config.publicUrl} (listening on ${address}; database: ${database.kind}; role: ${config.role})`,
   );
+  app.log.info(mail);
 }
 
 main().catch((error) => {

@@ -3,9 +3,10 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import type { RenderToPipeableStreamOptions } from 'react-dom/server';
 import { renderToPipeableStream } from 'react-dom/server';
-import type { AppLoadContext, EntryContext } from 'react-router';
+import type { EntryContext, RouterContextProvider } from 'react-router';
 import { ServerRouter } from 'react-router';
 import { contentSecurityPolicy } from './lib/csp.server';
+import { webLoadContext } from './lib/load-context';
 
 export const streamTimeout = 5_000;
 
@@ -21,8 +22,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
+  const { nonce: requestNonce } = webLoadContext(loadContext);
   const userAgent = request.headers.get('user-agent');
   const crawler = Boolean(userAgent && isbot(userAgent));
   // Only an error page is replaced: a form answered with its errors (a 400 or 429 from an action) is
@@ -32,11 +34,8 @@ export default function handleRequest(
     return crawlerErrorResponse(responseStatusCode, responseHeaders);
   }
 
-  const nonce = import.meta.env.DEV ? undefined : loadContext.nonce;
-  responseHeaders.set(
-    'Content-Security-Policy',
-    contentSecurityPolicy(loadContext.nonce, import.meta.env.DEV),
-  );
+  const nonce = import.meta.env.DEV ? undefined : requestNonce;
+  responseHeaders.set('Content-Security-Policy', contentSecurityPolicy(requestNonce, import.meta.env.DEV));
   responseHeaders.set('Cache-Control', 'no-store');
   if (request.method.toUpperCase() === 'HEAD') {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });

@@ -13,6 +13,7 @@ import {
 import type { Route } from './+types/root';
 import stylesheet from './app.css?url';
 import { ErrorPage, RouteErrorPage } from './components/error-page';
+import { webLoadContext } from './lib/load-context';
 import { guardedReload, isChunkLoadError } from './lib/reload-guard';
 import { isMode, isTheme, type ThemePrefs } from './lib/theme';
 import { readTheme } from './lib/theme.server';
@@ -25,7 +26,8 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  return data({ theme: readTheme(request), nonce: context.nonce, buildId: context.buildId });
+  const { nonce, buildId } = webLoadContext(context);
+  return data({ theme: readTheme(request), nonce, buildId });
 }
 
 /** The theme to paint: an in-flight theme change wins over the cookie (optimistic UI). */

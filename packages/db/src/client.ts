@@ -27,7 +27,7 @@ export interface Database {
   /** The engine's own client, for engine-specific needs (tests dump PGlite data dirs). */
   raw: PGlite | pg.Pool;
   kind: 'pglite' | 'postgres';
-  /** Raw SQL with positional parameters; multi-statement SQL is allowed when `values` is empty. */
+  /** Raw SQL, one statement, with positional parameters. */
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
   /** Subscribes to a LISTEN/NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
@@ -156,11 +156,6 @@ async function openPglite(
     raw: client,
     kind: 'pglite',
     async query<T>(text: string, values: unknown[] = []) {
-      if (values.length === 0) {
-        // exec() runs several statements in one call, as pg-boss and migrations need.
-        const results = await client.exec(text);
-        return { rows: (results.at(-1)?.rows ?? []) as T[] };
-      }
       const result = await client.query<T>(text, values);
       return { rows: result.rows };
     },

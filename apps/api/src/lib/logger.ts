@@ -8,12 +8,32 @@ export function loggerOptions(
   out: NodeJS.WriteStream = process.stdout,
 ): FastifyServerOptions['logger'] {
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && out.isTTY === true);
-  if (!pretty) return { level: config.logLevel };
+  const base = { level: config.logLevel, hooks: { logMethod: demoteListeningLines } };
+  if (!pretty) return base;
   // NO_COLOR (no-color.org) turns colours off; a pipe never gets them.
-  return {
-    level: config.logLevel,
-    stream: prettyLogStream(out, { color: out.isTTY === true && !process.env.NO_COLOR }),
-  };
+  return { ...base, stream: prettyLogStream(out, { color: out.isTTY === true && !process.env.NO_COLOR }) };
+}
+
+/**
+ * Fastify logs "Server listening at …" once per network interface; our start line already says
+ * where Cairn is, so those go to debug and a start prints two lines (address, e-mails).
+ */
+function demoteListeningLines(
+  this: import('pino').Logger,
+  args: Parameters<import('pino').LogFn>,
+  method: import('pino').LogFn,
+  level: number,
+) {
+  const [first] = args;
+  if (
+    level === this.levels.values.info &&
+    typeof first === 'string' &&
+    first.startsWith('Server listening at ')
+  ) {
+    this.debug(first);
+    return;
+  }
+  method.apply(this, args);
 }
 
 /** Where e-mails go, for the start line: the outbox directory or the SMTP server, never its credentials. */

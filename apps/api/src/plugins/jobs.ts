@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import PgBoss from 'pg-boss';
+import { type Job, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
+import { jobsDatabase } from './jobs-database.ts';
+import { moveLegacyJobs, setAsideLegacySchema } from './jobs-legacy.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,15 +11,15 @@ declare module 'fastify' {
       /** True where this process runs workers (ROLE=all or worker). */
       runsWorkers: boolean;
       /** Queues a job; the queue is created on first use. */
-      send<T extends object>(queue: string, data: T, options?: PgBoss.SendOptions): Promise<string | null>;
+      send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
       /**
        * Registers a worker, given each fetched batch (up to `batchSize` jobs) at once, so it can do
        * their work in fewer statements; a no-op in processes that run no workers (ROLE=api).
        */
       work<T extends object>(
         queue: string,
-        options: PgBoss.WorkOptions,
-        handler: (jobs: PgBoss.Job<T>[]) => Promise<void>,
+        options: WorkOptions,
+        handler: (jobs: Job<T>[]) => Promise<void>,
       ): Promise<void>;
       /**
        * Fetches no more jobs and waits up to `timeoutMs` for those under way; pg-boss then fails the
@@ -28,13 +30,11 @@ declare module 'fastify' {
   }
 }
 
-/**
- * pg-boss on the same database as everything else (PGlite or PostgreSQL). Its SQL goes through
- * our own connection, so PGlite's single connection serves it too.
- */
+/** pg-boss on the same database as everything else (PGlite or PostgreSQL). */
 export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWorkers: boolean }) {
+  await setAsideLegacySchema(app.database);
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => app.database.query(text, values) },
+    db: jobsDatabase(app.database),
     // Maintenance and cron timers only run where workers run.
     supervise: opts.runWorkers,
     schedule: opts.runWorkers,
@@ -43,13 +43,18 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
   await boss.start();
   // Our connection is closed by its owner: pg-boss must leave it open (jobs are still sent while
   // the answers under way finish). A second stop, after a drain, does nothing.
-  const stop = (timeout: number) => boss.stop({ graceful: true, timeout, wait: true, close: false });
+  const stop = (timeout: number) => boss.stop({ graceful: true, timeout, close: false });
   const created = new Set<string>();
   async function ensureQueue(name: string) {
     if (created.has(name)) return;
     await boss.createQueue(name);
     created.add(name);
   }
+  const moved = await moveLegacyJobs(app.database, async (queue, jobs) => {
+    await ensureQueue(queue);
+    await boss.insert(queue, jobs);
+  });
+  if (moved) app.log.info({ moved }, 'moved the jobs of the pg-boss 10 schema to pg-boss 12');
   app.decorate('jobs', {
     boss,
     runsWorkers: opts.runWorkers,
@@ -63,7 +68,7 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
       const workOptions = { pollingIntervalSeconds: 0.5, ...options };
       let workerId: string | undefined;
       workerId = await boss.work(queue, workOptions, async (jobs) => {
-        await handler(jobs as PgBoss.Job<never>[]);
+        await handler(jobs as Job<never>[]);
         // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
         // of its polling interval, capping a worker at one batch per interval.
         if (workerId && jobs.length === (workOptions.batchSize ?? 1)) boss.notifyWorker(workerId);

@@ -4,9 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type WebLoadContext, webContext } from '@cairn/web/load-context';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { ServerBuild } from 'react-router';
+import { RouterContextProvider, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
 import { isCrossSite, type PageAuthMemo, SAFE_METHODS, withPageAuth } from './auth.ts';
 
@@ -70,7 +71,7 @@ export default async function webPlugin(app: FastifyInstance) {
 
   const loadContext = (buildId: string) => (request: Request) => {
     const clientIp = request.headers.get(CLIENT_IP_HEADER) ?? '';
-    return {
+    const values: WebLoadContext = {
       apiUrl: apiUrl(),
       apiFetch: serverSideFetch(app, clientIp),
       nonce: request.headers.get(NONCE_HEADER) ?? '',
@@ -80,6 +81,7 @@ export default async function webPlugin(app: FastifyInstance) {
       clientIp,
       publicUrl: app.config.publicUrl,
     };
+    return new RouterContextProvider(new Map([[webContext, values]]));
   };
 
   if (dev) {

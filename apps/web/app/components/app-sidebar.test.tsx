@@ -14,6 +14,7 @@ function render(chatrooms: ChatroomSummary[]): string {
   const Stub = createRoutesStub([
     {
       path: '/applications/:appId',
+      // biome-ignore lint/correctness/noComponentHookFactories: the route is built once per test, and the test renders it once
       Component: () => (
         <AppSidebar
           user={user}

@@ -1,6 +1,7 @@
 import { createFetch, type FetchOptions } from 'ofetch';
-import type { AppLoadContext } from 'react-router';
+import type { RouterContextProvider } from 'react-router';
 import { ApiError, MESSAGE_TOKEN_MISSING, normalizeError, RETRY_STATUS_CODES } from './api-error';
+import { webLoadContext } from './load-context';
 import { readAuthToken } from './session.server';
 
 /**
@@ -87,7 +88,14 @@ export function createApiClient({
 }
 
 /** The client for one loader/action call: API base URL from the load context, token from the cookie. */
-export function apiFor({ request, context }: { request: Request; context: AppLoadContext }): ApiClient {
+export function apiFor({
+  request,
+  context: router,
+}: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+}): ApiClient {
+  const context = webLoadContext(router);
   return createApiClient({
     baseURL: context.apiUrl,
     token: readAuthToken(request),

@@ -13,6 +13,7 @@ export function lazyModule<M>(load: () => Promise<M>) {
     pending ??= load();
     return pending;
   };
+  // biome-ignore lint/correctness/noComponentHookFactories: lazyModule is called once per module at module level, never during a render
   const useModule = (): M => use(preload());
   return { preload, useModule };
 }

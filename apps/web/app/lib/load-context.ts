@@ -1,3 +1,5 @@
+import { createContext, type RouterContextProvider } from 'react-router';
+
 /**
  * What the Fastify mount (apps/api/src/plugins/web.ts) hands every loader and action.
  * Kept free of server imports so both sides can name the type.
@@ -24,6 +26,19 @@ export interface WebLoadContext {
   publicUrl: string;
 }
 
-declare module 'react-router' {
-  interface AppLoadContext extends WebLoadContext {}
+const KEY = Symbol.for('cairn.web-load-context');
+type WithContext = typeof globalThis & { [KEY]?: ReturnType<typeof createContext<WebLoadContext>> };
+
+/**
+ * The router context that carries it. React Router matches contexts by identity, and this module is
+ * loaded twice in one process (by the API from source, and bundled into the web build), so the one
+ * instance lives on `globalThis`.
+ */
+const shared = globalThis as WithContext;
+shared[KEY] ??= createContext<WebLoadContext>();
+export const webContext = shared[KEY];
+
+/** The Fastify mount's values, in a loader, action or the server entry. */
+export function webLoadContext(context: Readonly<RouterContextProvider>): WebLoadContext {
+  return context.get(webContext);
 }

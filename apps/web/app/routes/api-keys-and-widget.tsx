@@ -15,6 +15,7 @@ import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widge
 import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
 import { API_KEYS_MAX } from '../lib/contract-constants';
+import { webLoadContext } from '../lib/load-context';
 import type { Route } from './+types/api-keys-and-widget';
 import { useNavigationData } from './default-layout';
 
@@ -24,12 +25,12 @@ export async function loader(args: Route.LoaderArgs) {
   const api = apiFor(args);
   const { appId } = args.params;
   const [keys, widget] = await Promise.all([loadApiKeys(api, appId), loadWidgetSettings(api, appId)]);
-  const origin = new URL(args.context.publicUrl).origin;
+  const origin = new URL(webLoadContext(args.context).publicUrl).origin;
   return {
     ...keys,
     widget: widget.widget,
     widgetError: widget.error,
-    baseUrl: publicApiBaseUrl(args.context.publicUrl),
+    baseUrl: publicApiBaseUrl(webLoadContext(args.context).publicUrl),
     // The real widget in preview mode; the embed page answers it to the signed-in owner, framed by this app only.
     previewSrc: `/embed/v1/${appId}?${new URLSearchParams({ origin, preview: '1' })}`,
   };

@@ -3,6 +3,7 @@ import { AppShell } from '../components/app-shell';
 import { ErrorPage, RouteErrorPage } from '../components/error-page';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
+import { webLoadContext } from '../lib/load-context';
 import { assertParams, loadNavigation } from '../lib/navigation.server';
 import { clearAuthCookie, loginRedirect, readAuthToken } from '../lib/session.server';
 import type { Route } from './+types/default-layout';
@@ -24,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
     return navigation.notFound ? data(navigation, { status: 404 }) : navigation;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) {
-      throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(context.secureCookies) });
+      throw loginRedirect(request, { 'Set-Cookie': clearAuthCookie(webLoadContext(context).secureCookies) });
     }
     throw error;
   }

@@ -11,6 +11,7 @@ import { Input } from '../components/ui/input';
 import { apiFor } from '../lib/api.server';
 import { normalizeError } from '../lib/api-error';
 import { apiFailure, parseForm } from '../lib/form-data.server';
+import { webLoadContext } from '../lib/load-context';
 import { safeRedirect, setAuthCookie } from '../lib/session.server';
 import type { Route } from './+types/login';
 
@@ -46,8 +47,9 @@ export async function action(args: Route.ActionArgs) {
   try {
     const { token } = await api.post<LoginResponse>('/api/login/', parsed.value, { auth: false });
     const to = safeRedirect(parsed.form.get('redirectTo'));
+    const { secureCookies, sessionMaxAgeSeconds } = webLoadContext(context);
     return redirect(to, {
-      headers: { 'Set-Cookie': setAuthCookie(token, context.secureCookies, context.sessionMaxAgeSeconds) },
+      headers: { 'Set-Cookie': setAuthCookie(token, secureCookies, sessionMaxAgeSeconds) },
     });
   } catch (error) {
     const normalized = normalizeError(error);

@@ -1,5 +1,6 @@
 import { data, redirect } from 'react-router';
 import { apiFor } from '../lib/api.server';
+import { webLoadContext } from '../lib/load-context';
 import { clearAuthCookie, readAuthToken } from '../lib/session.server';
 import type { Route } from './+types/logout';
 
@@ -12,7 +13,9 @@ export async function action(args: Route.ActionArgs) {
       // An already revoked or unknown token: the cookie goes anyway.
     }
   }
-  return redirect('/login', { headers: { 'Set-Cookie': clearAuthCookie(args.context.secureCookies) } });
+  return redirect('/login', {
+    headers: { 'Set-Cookie': clearAuthCookie(webLoadContext(args.context).secureCookies) },
+  });
 }
 
 export function loader() {

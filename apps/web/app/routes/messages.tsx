@@ -22,8 +22,8 @@ import { useNavigationData } from './default-layout';
 
 export const CHATROOM_FAILED = 'Failed to load chatroom';
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${data?.chatroom?.name ?? 'Chat'} · Cairn` },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `${loaderData?.chatroom?.name ?? 'Chat'} · Cairn` },
 ];
 
 /** `new_chat` is an empty local draft (no server call); any other chatroom loads its messages. */

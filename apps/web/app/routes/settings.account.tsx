@@ -5,6 +5,7 @@ import { EmailCard, PasswordCard, ProfileCard } from '../features/account/accoun
 import { DeleteAccountCard } from '../features/account/delete-account-card';
 import { SessionsCard } from '../features/account/sessions-card';
 import { apiFor } from '../lib/api.server';
+import { webLoadContext } from '../lib/load-context';
 import { clearAuthCookie } from '../lib/session.server';
 import type { Route } from './+types/settings.account';
 import { useNavigationData } from './default-layout';
@@ -18,7 +19,9 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const answer = await accountAction(apiFor(args), await args.request.formData());
   if (answer === 'deleted')
-    throw redirect('/login', { headers: { 'Set-Cookie': clearAuthCookie(args.context.secureCookies) } });
+    throw redirect('/login', {
+      headers: { 'Set-Cookie': clearAuthCookie(webLoadContext(args.context).secureCookies) },
+    });
   return answer;
 }
 

@@ -1,4 +1,5 @@
 import { data, redirect } from 'react-router';
+import { webLoadContext } from '../lib/load-context';
 import { safeRedirect } from '../lib/session.server';
 import { isMode, isTheme } from '../lib/theme';
 import { readTheme, themeCookie } from '../lib/theme.server';
@@ -11,7 +12,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const theme = form.get('theme');
   const mode = form.get('mode');
   const prefs = { theme: isTheme(theme) ? theme : current.theme, mode: isMode(mode) ? mode : current.mode };
-  const headers = { 'Set-Cookie': themeCookie(prefs, context.secureCookies) };
+  const headers = { 'Set-Cookie': themeCookie(prefs, webLoadContext(context).secureCookies) };
   // Without JavaScript the form posts here directly: go back where it came from.
   const back = form.get('redirectTo');
   if (back) return redirect(safeRedirect(back), { headers });

@@ -1,8 +1,9 @@
 import type { Db } from '@cairn/db/client';
 import { webhooks } from '@cairn/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { inTransaction } from '../../plugins/jobs-database.ts';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
   HEARTBEAT_MS,
@@ -15,7 +16,6 @@ import {
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
 import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
-import { rowsOf } from '../../rag/sql-rows.ts';
 import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishItem } from './publish-item.ts';
@@ -74,16 +74,12 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       ? new Date(Date.now() + options.startAfterSeconds * 1000).toISOString()
       : undefined;
     const jobs = itemIds.map((itemId) => ({
-      name: INGEST_QUEUE,
       data: { itemId } satisfies IngestJob,
       ...JOB_OPTIONS,
       ...(startAfter && { startAfter }),
     }));
     const tx = options.tx;
-    await app.jobs.boss.insert(
-      jobs,
-      tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {},
-    );
+    await app.jobs.boss.insert(INGEST_QUEUE, jobs, tx ? { db: inTransaction(tx) } : {});
   }
 
   const parser = new ParseWorkers(app.config.parseLimits);
@@ -162,13 +158,4 @@ async function itemsEnded(app: FastifyInstance, owner: ItemOwner, rows: ItemRow[
   for (const row of rows) {
     if (row.status === 'failed' || webhooksMayListen) await emitKnowledgeItemEnded(app, owner, row);
   }
-}
-
-/** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
-async function executeIn(tx: Db, text: string, values: unknown[] = []) {
-  const parts = text.split(/\$(\d+)/);
-  const chunks = parts.map((part, i) =>
-    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
-  );
-  return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks, sql.raw('')))) };
 }

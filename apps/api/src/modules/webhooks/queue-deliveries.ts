@@ -1,7 +1,6 @@
 import type { Db } from '@cairn/db/client';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { rowsOf } from '../../rag/sql-rows.ts';
+import { inTransaction } from '../../plugins/jobs-database.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
@@ -24,23 +23,10 @@ export async function queueDeliveries(
   if (deliveries.length === 0) return;
   const expireInSeconds = Math.ceil(app.webhooks.settings.timeoutMs / 1000) + 60;
   const jobs = deliveries.map((d) => ({
-    name: DELIVERY_QUEUE,
     data: { deliveryId: d.id } satisfies DeliveryJob,
     retryLimit: 0,
     expireInSeconds,
     ...(d.nextAttemptAt && { startAfter: d.nextAttemptAt }),
   }));
-  await app.jobs.boss.insert(
-    jobs,
-    tx ? { db: { executeSql: (text, values) => executeIn(tx, text, values) } } : {},
-  );
-}
-
-/** Runs pg-boss's positional-parameter SQL inside a Drizzle transaction. */
-async function executeIn(tx: Db, text: string, values: unknown[] = []) {
-  const parts = text.split(/\$(\d+)/);
-  const chunks = parts.map((part, i) =>
-    i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1] ?? null}`,
-  );
-  return { rows: rowsOf<Record<string, unknown>>(await tx.execute(sql.join(chunks, sql.raw('')))) };
+  await app.jobs.boss.insert(DELIVERY_QUEUE, jobs, tx ? { db: inTransaction(tx) } : {});
 }

@@ -75,9 +75,9 @@ async function inflatedSize(compressed: Buffer, budget: number): Promise<number>
 async function checkPages(data: Buffer, maxPages: number): Promise<void> {
   let pages: number;
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
+    const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
     pages = pdf.numPages;
-    await pdf.destroy().catch(() => {});
+    await pdf.loadingTask.destroy().catch(() => {});
   } catch {
     // Encrypted, corrupt …: the PDF parser says which.
     return;

@@ -31,7 +31,7 @@ export async function parsePdf(data: Buffer): Promise<ParsedDocument> {
   let pdf: PdfDocument;
   try {
     // pdf.js takes ownership of the array it is given: pass a copy, never the caller's buffer.
-    pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
+    pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
   } catch (error) {
     throw pdfError(error);
   }
@@ -56,7 +56,7 @@ export async function parsePdf(data: Buffer): Promise<ParsedDocument> {
     const title = typeof info?.Title === 'string' ? info.Title.trim() : '';
     return { title, sections };
   } finally {
-    await pdf.destroy().catch(() => {});
+    await pdf.loadingTask.destroy().catch(() => {});
   }
 }
 

@@ -91,10 +91,12 @@ function AwakeRoot<M>({
 
 /** A part that exists only while the widget is awake (content, items, titles). */
 export function livePart<M, C extends AnyComponent>(module: LazyModule<M>, pick: (m: M) => C) {
+  // biome-ignore lint/correctness/noComponentHookFactories: livePart is called once per part at module level, never during a render
   function Awake(props: ComponentProps<C>) {
     const Component = pick(module.useModule());
     return <Component {...props} />;
   }
+  // biome-ignore lint/correctness/noComponentHookFactories: livePart is called once per part at module level, never during a render
   return function Part(props: ComponentProps<C>) {
     return use(LiveContext).live ? <Awake {...props} /> : null;
   };
@@ -114,6 +116,7 @@ export function liveTrigger<M, C extends AnyComponent>(
   opensOn: 'click' | 'press',
 ) {
   const Awake = livePart(module, pick);
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per trigger at module level, never during a render
   return function Trigger(props: ComponentProps<C> & TriggerProps) {
     const live = use(LiveContext);
     if (live.live) return <Awake {...props} />;

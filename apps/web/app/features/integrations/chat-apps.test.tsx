@@ -43,6 +43,7 @@ function render(integrations: TIntegration[], applications = [APP]): string {
   const Stub = createRoutesStub([
     {
       path: '/settings/integrations',
+      // biome-ignore lint/correctness/noComponentHookFactories: the route is built once per test, and the test renders it once
       Component: () => <ChatApps integrations={integrations} applications={applications} />,
     },
   ]);

@@ -4,7 +4,6 @@ import type { TAvailableModel } from '@cairn/contracts/model-providers';
 import { data } from 'react-router';
 import type { ApiClient } from '../../lib/api.server';
 import { type FormErrors, formErrorsOf } from '../../lib/api-error';
-import { ZApplicationSettingsForm } from './application-settings-schema';
 
 /** The application itself comes with the layout's navigation data (GET /api/navigation/). */
 export interface ApplicationSettingsData {
@@ -43,6 +42,8 @@ const FIELDS = [
 export async function saveApplicationSettings(api: ApiClient, appId: string, form: FormData) {
   const raw: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') raw[key] = value;
+  // Imported the way the form imports it (lazily), so the bundler keeps it one chunk for both.
+  const { ZApplicationSettingsForm } = await import('./application-settings-schema');
   const parsed = ZApplicationSettingsForm.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
