@@ -83,8 +83,8 @@ function SessionRow({ session }: { session: TSession }) {
         </div>
         <span className="text-muted-foreground text-xs break-words">
           {session.address || 'Unknown address'} · last used <RelativeTime iso={session.last_used_at} /> ·
-          signed in <RelativeTime iso={session.created_at} /> · ends <RelativeTime iso={session.expires_at} />{' '}
-          unless used
+          signed in <RelativeTime iso={session.created_at} /> · ends{' '}
+          <RelativeTime iso={session.expires_at} scheduled /> unless used
         </span>
       </div>
       {session.current ? null : (

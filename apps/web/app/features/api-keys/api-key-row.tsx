@@ -61,7 +61,7 @@ export function ApiKeyRow({
           {apiKey.last_used_at ? <RelativeTime iso={apiKey.last_used_at} /> : 'Never'}
         </DetailItem>
         <DetailItem truncate label={expired ? 'Expired' : 'Expires'}>
-          {apiKey.expires_at ? <RelativeTime iso={apiKey.expires_at} /> : 'Never'}
+          {apiKey.expires_at ? <RelativeTime iso={apiKey.expires_at} scheduled /> : 'Never'}
         </DetailItem>
         <DetailItem truncate label="Rate limit">
           {apiKey.requests_per_minute.toLocaleString('en')} / min

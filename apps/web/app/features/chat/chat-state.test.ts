@@ -58,6 +58,24 @@ describe('applyEvent', () => {
     expect(list[0]).toMatchObject({ run: 1, message: 'new' });
   });
 
+  it('keeps the text stored when an answer stopped, whichever of the stop and its event comes last', () => {
+    const stopped = (text: string, at: string) =>
+      msg({ message: text, status: 'stopped', updated_at: `2026-01-01T00:00:0${at}.000Z` });
+    // The process that streamed it stores its text (later), then the stop's own response arrives.
+    let list: ChatMessage[] = [msg({ message: 'Visitors may', status: 'streaming' })];
+    list = applyEvent(list, {
+      kind: 'updated',
+      ...base,
+      message: stopped('Visitors may climb', '2'),
+    }).messages;
+    list = applyEvent(list, { kind: 'updated', ...base, message: stopped('Visitors may', '1') }).messages;
+    expect(list[0]).toMatchObject({ message: 'Visitors may climb', updated_at: '2026-01-01T00:00:02.000Z' });
+    // A later change of the finished answer (its rating) still lands.
+    const rated = { ...stopped('Visitors may climb', '3'), feedback: 'up' as const };
+    list = applyEvent(list, { kind: 'updated', ...base, message: rated }).messages;
+    expect(list[0]!.feedback).toBe('up');
+  });
+
   it('replaces the optimistic copy of a message instead of showing it twice', () => {
     const local: ChatMessage = {
       ...msg({ uuid: 'local-1', sender_identifier: 'reg_1', message: 'Hi' }),

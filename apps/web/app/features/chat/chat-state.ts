@@ -91,9 +91,15 @@ export function applyEvent(messages: ChatMessage[], event: TMessageEvent): Apply
   return { messages, gap: false };
 }
 
-/** An `updated` event is the server's word, except that it never takes a message back to an older run. */
+/**
+ * An `updated` event is the server's word, except that it never takes a message back to an older
+ * run, nor a finished answer back to an earlier finished copy: a stop's own response can arrive
+ * after the event with the text the answering process stored when it stopped.
+ */
 function newerForUpdate(held: TMessage, incoming: TMessage): TMessage {
   if (incoming.run < held.run) return held;
+  const bothFinal = incoming.run === held.run && FINAL.has(held.status) && FINAL.has(incoming.status);
+  if (bothFinal && held.updated_at > incoming.updated_at) return held;
   return incoming;
 }
 

@@ -88,9 +88,18 @@ export function relativeFromPast(iso: string, now: number): string {
  * "a few seconds ago", "5 minutes ago" … of something that happened, kept fresh; the exact date is
  * in the tooltip. The time is read at each render, not only at each tick: a stopped answer's time
  * changes after the component mounted, and an older "now" made it "in a few seconds". Never in the
- * future either: the server's clock may be a little ahead of the browser's.
+ * future either (the server's clock may be a little ahead of the browser's), unless it is a time to
+ * come (`scheduled`: an expiry, the next attempt), which reads "in 3 months".
  */
-export function RelativeTime({ iso, className }: { iso: string; className?: string }) {
+export function RelativeTime({
+  iso,
+  className,
+  scheduled = false,
+}: {
+  iso: string;
+  className?: string;
+  scheduled?: boolean;
+}) {
   const [, tick] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => tick((n) => n + 1), 30_000);
@@ -104,7 +113,7 @@ export function RelativeTime({ iso, className }: { iso: string; className?: stri
       className={className}
       suppressHydrationWarning
     >
-      {relativeFromPast(iso, Date.now())}
+      {scheduled ? relativeFrom(iso) : relativeFromPast(iso, Date.now())}
     </time>
   );
 }

@@ -123,7 +123,7 @@ function DeliveryItem({ delivery, webhook }: { delivery: TWebhookDelivery; webho
             {delivery.next_attempt_at ? (
               <>
                 {' · next '}
-                <RelativeTime iso={delivery.next_attempt_at} />
+                <RelativeTime iso={delivery.next_attempt_at} scheduled />
               </>
             ) : null}
           </span>
