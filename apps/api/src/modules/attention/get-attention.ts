@@ -34,6 +34,17 @@ export function plainExcerpt(markdown: string, max = ATTENTION_EXCERPT_CHARS): s
   return plain.length > max ? `${plain.slice(0, max).trimEnd()}…` : plain;
 }
 
+/**
+ * 👎 answers of the application that the owner has not dismissed, for the badge's count and the
+ * list alike (over messages joined to their chatroom and, left, to their dismissal).
+ */
+const openBadAnswers = (applicationId: number) =>
+  and(
+    eq(chatrooms.applicationId, applicationId),
+    eq(messages.feedback, 'down'),
+    isNull(feedbackDismissals.messageId),
+  );
+
 /** The three sections of an application's inbox (the caller has checked ownership). */
 export async function getAttention(db: Db, applicationId: number): Promise<TAttention> {
   const [waiting, unanswered, negative_feedback] = await Promise.all([
@@ -66,13 +77,7 @@ export async function countAttention(db: Db, applicationId: number): Promise<TAt
       .from(messages)
       .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
       .leftJoin(feedbackDismissals, eq(feedbackDismissals.messageId, messages.id))
-      .where(
-        and(
-          eq(chatrooms.applicationId, applicationId),
-          eq(messages.feedback, 'down'),
-          isNull(feedbackDismissals.messageId),
-        ),
-      ),
+      .where(openBadAnswers(applicationId)),
   ]);
   return {
     waiting: waiting?.n ?? 0,
@@ -167,13 +172,7 @@ async function listNegativeFeedback(db: Db, applicationId: number): Promise<TNeg
     .from(messages)
     .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
     .leftJoin(feedbackDismissals, eq(feedbackDismissals.messageId, messages.id))
-    .where(
-      and(
-        eq(chatrooms.applicationId, applicationId),
-        eq(messages.feedback, 'down'),
-        isNull(feedbackDismissals.messageId),
-      ),
-    )
+    .where(openBadAnswers(applicationId))
     .orderBy(desc(messages.id))
     .limit(ATTENTION_LIST_LIMIT);
   return rows.map((r) => ({
