@@ -1,11 +1,9 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { until } from '../../testing/chat-socket.ts';
+import { type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/test-app.ts';
 import { replyByText } from './handoff-deadline.ts';
 
@@ -16,11 +14,6 @@ import { replyByText } from './handoff-deadline.ts';
  */
 
 const SHOP = 'https://shop.example.com';
-
-interface Received {
-  to: string[];
-  raw: string;
-}
 
 /** The raw message with folded headers unfolded and quoted-printable decoded (as UTF-8). */
 const readable = (raw: string) =>
@@ -34,14 +27,13 @@ const readable = (raw: string) =>
 /** The plain-text part (before the HTML one). */
 const textPart = (raw: string) => readable(raw).split(/Content-Type: text\/html/)[0]!;
 
-let smtp: SMTPServer;
-const received: Received[] = [];
+let smtp: SmtpCatcher;
 let t: TestApp;
 let owner: { email: string; token: string };
 let appUuid: string;
 
 const mailTo = (to: string, subject: RegExp) =>
-  received.filter((m) => m.to.includes(to) && subject.test(readable(m.raw)));
+  smtp.received.filter((m) => m.to.includes(to) && subject.test(readable(m.raw)));
 
 /** Registers through the e-mailed link, as a person would (the outbox is empty with SMTP). */
 async function signUpOverSmtp(email: string) {
@@ -74,26 +66,8 @@ async function visitorAsksForPerson(question: string) {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  smtp.listen(0, '127.0.0.1');
-  await once(smtp.server, 'listening');
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await startTestApp({ smtpUrl: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtpCatcher();
+  t = await startTestApp({ smtpUrl: smtp.url });
   owner = await signUpOverSmtp('handoff-owner@example.com');
   appUuid = (
     await applicationWith(t, owner.token, [
@@ -108,7 +82,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 describe('the handoff e-mail', () => {
