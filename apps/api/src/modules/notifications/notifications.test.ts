@@ -13,6 +13,7 @@ import {
   deliverNotificationEmail,
   EMAIL_QUEUE,
   EMAIL_RETRY_DELAYS_MS,
+  type EmailJob,
   runEmailJob,
 } from './deliver-email.ts';
 
@@ -319,106 +320,119 @@ describe('e-mail', () => {
   }
   const mailsTo = () => t.outbox().filter((m) => m.to === alice.user.email);
 
-  it('waits the delay, then sends with text, HTML and one-click unsubscribe headers', async () => {
-    await putProfile(alice.token, {
-      ...DEFAULT_NOTIFICATION_PROFILE,
-      events: { ...DEFAULT_NOTIFICATION_PROFILE.events, conversation_started: ['email', 'in_app'] },
+  // These call the delivery themselves at chosen clock times. A handoff's e-mail is due at once, so
+  // the e-mail worker would take its job at the same moment and race them: it is off meanwhile.
+  describe('delivered by the test itself', () => {
+    beforeAll(async () => {
+      await t.app.jobs.boss.offWork(EMAIL_QUEUE);
     });
-    t.app.notifications.clock = at('2026-03-10T10:00:00Z');
-    const visitor = await visitorSession();
-    const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
-    const room = sent.body.conversation.uuid as string;
-    const n = await notified('conversation_started', (x) => x.chatroom_uuid === room);
-    const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, n.uuid));
-    const id = row!.id;
-    expect(row!.emailStatus).toBe('pending');
-    expect(row!.emailDueAt!.toISOString()).toBe('2026-03-10T10:03:00.000Z');
-    const before = mailsTo().length;
-    t.app.notifications.clock = at('2026-03-10T10:02:59Z');
-    expect(await deliverNotificationEmail(t.app, id)).toBe('waiting');
-    expect(mailsTo()).toHaveLength(before);
-    t.app.notifications.clock = at('2026-03-10T10:03:00Z');
-    expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
-    // A second run of the job sends nothing more.
-    expect(await deliverNotificationEmail(t.app, id)).toBe('gone');
-    const mail = mailsTo().at(-1)!;
-    expect(mailsTo()).toHaveLength(before + 1);
-    expect(mail.subject).toMatch(/^New Widget conversation/);
-    expect(mail.raw).toMatch(/Content-Type: text\/html/);
-    expect(readable(mail.raw)).toContain(`${t.url}/applications/${appUuid}/messages/${room}`);
-    const unsubscribe = unsubscribeLink(mail.raw);
-    expect(unsubscribe).toMatch(new RegExp(`^${t.url}/api/notifications/unsubscribe/\\?token=cnu1\\.`));
-    expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
-    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
-  });
-
-  it('a handoff is e-mailed at once, with the time left to reply as of sending', async () => {
-    const { id, row } = await handoffAt('2026-03-10T10:30:00Z');
-    expect(row.emailDueAt!.toISOString()).toBe('2026-03-10T10:30:00.000Z');
-    // The widget's default wait is 5 minutes from the request.
-    expect(row.replyBy!.getTime() - row.createdAt.getTime()).toBeGreaterThan(4 * 60_000);
-    t.app.notifications.clock = () => new Date(row.replyBy!.getTime() - 2 * 60_000);
-    expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
-    const text = readable(mailsTo().at(-1)!.raw);
-    expect(text).toContain('“Warranty?”');
-    expect(text).toContain('Reply within 2 minutes');
-    expect(text).not.toContain('?.');
-  });
-
-  it('is skipped when the owner opened the conversation before it was due', async () => {
-    const { id, room } = await handoffAt('2026-03-10T11:00:00Z');
-    t.app.notifications.clock = at('2026-03-10T11:01:00Z');
-    const opened = await t.call('GET', `/api/applications/${appUuid}/chatrooms/${room}/messages/`, {
-      token: alice.token,
-    });
-    expect(opened.status).toBe(200);
-    const before = mailsTo().length;
-    t.app.notifications.clock = at('2026-03-10T11:03:00Z');
-    expect(await deliverNotificationEmail(t.app, id)).toBe('skipped');
-    expect(mailsTo()).toHaveLength(before);
-  });
-
-  it('is held through quiet hours across midnight in the owner’s time zone, unless an urgent handoff', async () => {
-    const quiet = { start: '22:00', end: '07:00', time_zone: 'America/New_York' };
-    expect(
-      (await putProfile(alice.token, { ...DEFAULT_NOTIFICATION_PROFILE, quiet_hours: quiet })).status,
-    ).toBe(200);
-    // 23:30 in New York (EST, UTC−5) is 04:30 UTC the next day.
-    const { id } = await handoffAt('2026-01-15T04:30:00Z');
-    t.app.notifications.clock = at('2026-01-15T04:33:00Z');
-    const before = mailsTo().length;
-    expect(await deliverNotificationEmail(t.app, id)).toBe('held');
-    const [held] = await t.app.db.select().from(notifications).where(eq(notifications.id, id));
-    expect(held!.emailDueAt!.toISOString()).toBe('2026-01-15T12:00:00.000Z');
-    t.app.notifications.clock = at('2026-01-15T11:59:00Z');
-    expect(await deliverNotificationEmail(t.app, id)).toBe('waiting');
-    t.app.notifications.clock = at('2026-01-15T12:00:00Z');
-    expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
-    expect(mailsTo()).toHaveLength(before + 1);
-    // Held past its deadline, it no longer asks for a reply within minutes long gone.
-    expect(readable(mailsTo().at(-1)!.raw)).toContain('Nobody replied in time');
-
-    await putProfile(alice.token, {
-      ...DEFAULT_NOTIFICATION_PROFILE,
-      quiet_hours: { ...quiet, urgent_handoff: true },
-    });
-    const urgent = await handoffAt('2026-01-15T04:30:00Z');
-    expect(urgent.row.urgent).toBe(true);
-    t.app.notifications.clock = at('2026-01-15T04:33:00Z');
-    expect(await deliverNotificationEmail(t.app, urgent.id)).toBe('sent');
-    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
-  });
-
-  it('a widget whose "E-mail me" switch is off e-mails nobody about its handoffs (the bell still rings)', async () => {
-    const widget = (email_owner: boolean) =>
-      t.call('PATCH', `/api/applications/${appUuid}/widget/`, {
-        token: alice.token,
-        json: { takeover: { enabled: true, email_owner } },
+    afterAll(async () => {
+      await t.app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
+        for (const job of jobs) await runEmailJob(t.app, job.data);
       });
-    expect((await widget(false)).status).toBe(200);
-    const { row } = await handoffAt('2026-03-10T12:00:00Z');
-    expect(row.emailStatus).toBe('none');
-    expect((await widget(true)).status).toBe(200);
+    });
+
+    it('waits the delay, then sends with text, HTML and one-click unsubscribe headers', async () => {
+      await putProfile(alice.token, {
+        ...DEFAULT_NOTIFICATION_PROFILE,
+        events: { ...DEFAULT_NOTIFICATION_PROFILE.events, conversation_started: ['email', 'in_app'] },
+      });
+      t.app.notifications.clock = at('2026-03-10T10:00:00Z');
+      const visitor = await visitorSession();
+      const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
+      const room = sent.body.conversation.uuid as string;
+      const n = await notified('conversation_started', (x) => x.chatroom_uuid === room);
+      const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, n.uuid));
+      const id = row!.id;
+      expect(row!.emailStatus).toBe('pending');
+      expect(row!.emailDueAt!.toISOString()).toBe('2026-03-10T10:03:00.000Z');
+      const before = mailsTo().length;
+      t.app.notifications.clock = at('2026-03-10T10:02:59Z');
+      expect(await deliverNotificationEmail(t.app, id)).toBe('waiting');
+      expect(mailsTo()).toHaveLength(before);
+      t.app.notifications.clock = at('2026-03-10T10:03:00Z');
+      expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
+      // A second run of the job sends nothing more.
+      expect(await deliverNotificationEmail(t.app, id)).toBe('gone');
+      const mail = mailsTo().at(-1)!;
+      expect(mailsTo()).toHaveLength(before + 1);
+      expect(mail.subject).toMatch(/^New Widget conversation/);
+      expect(mail.raw).toMatch(/Content-Type: text\/html/);
+      expect(readable(mail.raw)).toContain(`${t.url}/applications/${appUuid}/messages/${room}`);
+      const unsubscribe = unsubscribeLink(mail.raw);
+      expect(unsubscribe).toMatch(new RegExp(`^${t.url}/api/notifications/unsubscribe/\\?token=cnu1\\.`));
+      expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+      await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+    });
+
+    it('a handoff is e-mailed at once, with the time left to reply as of sending', async () => {
+      const { id, row } = await handoffAt('2026-03-10T10:30:00Z');
+      expect(row.emailDueAt!.toISOString()).toBe('2026-03-10T10:30:00.000Z');
+      // The widget's default wait is 5 minutes from the request.
+      expect(row.replyBy!.getTime() - row.createdAt.getTime()).toBeGreaterThan(4 * 60_000);
+      t.app.notifications.clock = () => new Date(row.replyBy!.getTime() - 2 * 60_000);
+      expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
+      const text = readable(mailsTo().at(-1)!.raw);
+      expect(text).toContain('“Warranty?”');
+      expect(text).toContain('Reply within 2 minutes');
+      expect(text).not.toContain('?.');
+    });
+
+    it('is skipped when the owner opened the conversation before it was due', async () => {
+      const { id, room } = await handoffAt('2026-03-10T11:00:00Z');
+      t.app.notifications.clock = at('2026-03-10T11:01:00Z');
+      const opened = await t.call('GET', `/api/applications/${appUuid}/chatrooms/${room}/messages/`, {
+        token: alice.token,
+      });
+      expect(opened.status).toBe(200);
+      const before = mailsTo().length;
+      t.app.notifications.clock = at('2026-03-10T11:03:00Z');
+      expect(await deliverNotificationEmail(t.app, id)).toBe('skipped');
+      expect(mailsTo()).toHaveLength(before);
+    });
+
+    it('is held through quiet hours across midnight in the owner’s time zone, unless an urgent handoff', async () => {
+      const quiet = { start: '22:00', end: '07:00', time_zone: 'America/New_York' };
+      expect(
+        (await putProfile(alice.token, { ...DEFAULT_NOTIFICATION_PROFILE, quiet_hours: quiet })).status,
+      ).toBe(200);
+      // 23:30 in New York (EST, UTC−5) is 04:30 UTC the next day.
+      const { id } = await handoffAt('2026-01-15T04:30:00Z');
+      t.app.notifications.clock = at('2026-01-15T04:33:00Z');
+      const before = mailsTo().length;
+      expect(await deliverNotificationEmail(t.app, id)).toBe('held');
+      const [held] = await t.app.db.select().from(notifications).where(eq(notifications.id, id));
+      expect(held!.emailDueAt!.toISOString()).toBe('2026-01-15T12:00:00.000Z');
+      t.app.notifications.clock = at('2026-01-15T11:59:00Z');
+      expect(await deliverNotificationEmail(t.app, id)).toBe('waiting');
+      t.app.notifications.clock = at('2026-01-15T12:00:00Z');
+      expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
+      expect(mailsTo()).toHaveLength(before + 1);
+      // Held past its deadline, it no longer asks for a reply within minutes long gone.
+      expect(readable(mailsTo().at(-1)!.raw)).toContain('Nobody replied in time');
+
+      await putProfile(alice.token, {
+        ...DEFAULT_NOTIFICATION_PROFILE,
+        quiet_hours: { ...quiet, urgent_handoff: true },
+      });
+      const urgent = await handoffAt('2026-01-15T04:30:00Z');
+      expect(urgent.row.urgent).toBe(true);
+      t.app.notifications.clock = at('2026-01-15T04:33:00Z');
+      expect(await deliverNotificationEmail(t.app, urgent.id)).toBe('sent');
+      await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+    });
+
+    it('a widget whose "E-mail me" switch is off e-mails nobody about its handoffs (the bell still rings)', async () => {
+      const widget = (email_owner: boolean) =>
+        t.call('PATCH', `/api/applications/${appUuid}/widget/`, {
+          token: alice.token,
+          json: { takeover: { enabled: true, email_owner } },
+        });
+      expect((await widget(false)).status).toBe(200);
+      const { row } = await handoffAt('2026-03-10T12:00:00Z');
+      expect(row.emailStatus).toBe('none');
+      expect((await widget(true)).status).toBe(200);
+    });
   });
 
   it('with no delay the queued job sends it at once', async () => {
