@@ -1,4 +1,5 @@
 export * from './schema/accounts.ts';
+export * from './schema/analytics.ts';
 export * from './schema/api-keys.ts';
 export * from './schema/applications.ts';
 export * from './schema/attention.ts';

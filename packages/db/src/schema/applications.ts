@@ -20,6 +20,8 @@ export const applications = pgTable(
     strictness: text('strictness', { enum: STRICTNESS_LEVELS }).notNull().default('strict'),
     /** The owner's words when the knowledge does not cover a question; empty: the default, in the question's language. */
     noAnswerMessage: text('no_answer_message').notNull().default(''),
+    /** Conversations idle longer than this many days are deleted by a daily job; null keeps them forever. */
+    conversationRetentionDays: integer('conversation_retention_days'),
     ...timestamps,
   },
   (t) => [index('applications_owner_idx').on(t.ownerId, t.createdAt)],

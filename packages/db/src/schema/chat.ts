@@ -31,7 +31,9 @@ export const chatrooms = pgTable(
     ...timestamps,
   },
   (t) => [
-    index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt),
+    // Keyset order of the conversation log and the sidebar: newest activity first, id breaks ties.
+    index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt, t.id),
+    index('chatrooms_app_source_activity_idx').on(t.applicationId, t.source, t.lastMessageAt, t.id),
     index('chatrooms_visitor_idx').on(t.visitorUuid, t.lastMessageAt).where(sql`visitor_uuid IS NOT NULL`),
   ],
 );
@@ -67,5 +69,12 @@ export const messages = pgTable(
     index('messages_open_answers_idx').on(t.status, t.id).where(sql`status IN ('pending', 'streaming')`),
     // Bad answers are few: counted for the sidebar's "Needs attention" badge on every page.
     index('messages_bad_answers_idx').on(t.chatroomId).where(sql`feedback = 'down'`),
+    // The conversation log's filters (rating up, not covered) probe these per chatroom.
+    index('messages_good_answers_idx').on(t.chatroomId).where(sql`feedback = 'up'`),
+    index('messages_not_covered_idx').on(t.chatroomId).where(sql`(metadata->>'not_covered') = 'true'`),
+    // The log's full-text search, an expression index (no stored column every read would carry):
+    // queries must say `to_tsvector('simple', message)`. `simple` (no stemming, no stop words):
+    // messages are in every language, and a person searches the words they remember.
+    index('messages_search_idx').using('gin', sql`to_tsvector('simple', ${t.message})`),
   ],
 );

@@ -1,4 +1,13 @@
-import { index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps, users } from './accounts.ts';
 
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;
@@ -38,6 +47,9 @@ export const providerModels = pgTable(
     modelType: text('model_type', { enum: PROVIDER_MODEL_TYPES }).notNull(),
     /** Vector size of an embedding model, learnt from its first answer. */
     dimensions: integer('dimensions'),
+    /** What the owner pays per million tokens (in their currency), for analytics' estimated cost; null: unknown. */
+    inputPricePerMillion: doublePrecision('input_price_per_million'),
+    outputPricePerMillion: doublePrecision('output_price_per_million'),
     ...timestamps,
   },
   (t) => [uniqueIndex('provider_models_name_key').on(t.providerId, t.modelType, t.name)],
