@@ -14,6 +14,14 @@ export const CHATROOM_NAME_MAX = 60;
 
 export const senderIdentifierOf = (userId: number) => `${SENDER_PREFIX}_${userId}`;
 
+/**
+ * A visitor, for the conversation log and analytics, is whoever wrote a message other than the
+ * assistant and the owner: its sender identifier as stored (`visitor_<uuid>` in the widget,
+ * `slack_<user>`, `telegram_<user>`, `api_<key uuid>` and `mcp_<key uuid>` for callers of a key).
+ */
+export const isVisitorSender = (senderIdentifier: string) =>
+  senderIdentifier !== ASSISTANT_SENDER && !senderIdentifier.startsWith(`${SENDER_PREFIX}_`);
+
 export const ZMessageStatus = z.enum(['pending', 'streaming', 'complete', 'stopped', 'failed']);
 export type TMessageStatus = z.infer<typeof ZMessageStatus>;
 export const ZFeedback = z.enum(['up', 'down']);

@@ -1,0 +1,26 @@
+import type { Db } from '@cairn/db/client';
+import { notificationProfiles } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
+
+/**
+ * The owner's time zone: their notification profile's, UTC without one. The conversation log's
+ * dates and the analytics' days are dates there, so a day means the same on both screens.
+ */
+export async function ownerTimeZone(db: Db, ownerId: number): Promise<string> {
+  const [row] = await db
+    .select({ timeZone: sql<string | null>`${notificationProfiles.profile}->>'time_zone'` })
+    .from(notificationProfiles)
+    .where(eq(notificationProfiles.userId, ownerId));
+  return row?.timeZone ?? 'UTC';
+}
+
+/** The date (`YYYY-MM-DD`) of an instant in a time zone. */
+export function localDate(at: Date, timeZone: string): string {
+  // en-CA formats dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
+}
