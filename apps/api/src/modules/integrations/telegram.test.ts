@@ -261,4 +261,25 @@ describe('Telegram with a webhook (PUBLIC_URL is public https)', () => {
     const update = tg.textUpdate(PUSHED, 77, 'Hello?');
     expect((await push(update, { 'x-telegram-bot-api-secret-token': secret })).status).toBe(404);
   });
+
+  it('removes the webhook when its application is deleted', async () => {
+    t.config.publicUrl = 'https://cairn.example.com';
+    try {
+      const other = await applicationWith(t, owner.token, [WARRANTY]);
+      const res = await t.call('POST', '/api/integrations/', {
+        token: owner.token,
+        json: { kind: 'telegram', application_uuid: other.uuid, bot_token: PUSHED },
+      });
+      expect(res.body).toMatchObject({ mode: 'webhook' });
+      const since = tg.calls.length;
+      expect(
+        (await t.call('DELETE', `/api/applications/${other.uuid}/`, { token: owner.token })).status,
+      ).toBe(204);
+      expect(tg.calls.slice(since).some((c) => c.method === 'deleteWebhook' && c.token === PUSHED)).toBe(
+        true,
+      );
+    } finally {
+      t.config.publicUrl = localUrl;
+    }
+  });
 });
