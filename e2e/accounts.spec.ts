@@ -223,7 +223,9 @@ test.describe('sign in', () => {
     const before = (await server.lastMail(email)).links[0];
     await page.getByRole('button', { name: 'Resend verification e-mail' }).click();
     await expect(page.getByText(/a new link is on its way/).first()).toBeVisible();
-    await expect.poll(async () => (await server.lastMail(email)).links[0]).not.toBe(before);
+    await expect
+      .poll(async () => (await server.lastMail(email)).links[0], { timeout: 15_000 })
+      .not.toBe(before);
 
     // The new link works.
     const link = (await server.lastMail(email)).links.find((l) => l.includes('/verify-email?token='));

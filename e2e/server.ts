@@ -15,8 +15,8 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   /**
-   * The newest e-mail to `to` in DATA_DIR/outbox (waits up to 5 s for it); with `subject`, waits
-   * until the newest one has it (account mail is sent after the response).
+   * The newest e-mail to `to` in DATA_DIR/outbox (waits up to 15 s for it); with `subject`, waits
+   * until the newest one has it (account mail is sent by a job, after the response).
    */
   lastMail(to: string, subject?: string): Promise<Mail>;
   stop(): Promise<void>;
@@ -107,7 +107,7 @@ export async function startServer(): Promise<RunningServer> {
     url,
     dataDir,
     async lastMail(to, subject) {
-      for (let i = 0; i < 50; i++) {
+      for (let i = 0; i < 150; i++) {
         const mail = outbox()
           .filter((m) => m.to.includes(to))
           .at(-1);

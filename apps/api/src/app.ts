@@ -13,7 +13,6 @@ import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
-import { settleAccountMail } from './modules/accounts/send-account-mail.ts';
 import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
@@ -102,8 +101,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       }),
   );
   app.addHook('onClose', async () => {
-    // Account mail sent after its response (decision 057) still goes out.
-    await settleAccountMail(app);
     await app.mailer.close();
   });
 

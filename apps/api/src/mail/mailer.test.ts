@@ -21,8 +21,8 @@ describe('e-mail over SMTP', () => {
       json: { email: 'smtp-user@example.com', password: TEST_PASSWORD },
     });
     expect(res.status).toBe(201);
-    // Sent just after the response (decision 057).
-    await expect.poll(() => smtp.received.length).toBe(1);
+    // Sent by a job just after the response (decision 068).
+    await expect.poll(() => smtp.received.length, { timeout: 15_000 }).toBe(1);
     const [mail] = smtp.received;
     expect(mail!.from).toBe('hello@cairn.test');
     expect(mail!.to).toEqual(['smtp-user@example.com']);

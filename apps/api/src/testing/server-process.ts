@@ -79,10 +79,10 @@ export async function signUpOverHttp(base: string, dataDir: string, email: strin
     });
   const registered = await post('/api/register/', { email, password: TEST_PASSWORD });
   if (registered.status !== 201) throw new Error(`register: ${registered.status}`);
-  // The e-mail is written just after the response (decision 057): wait for it.
+  // The e-mail is written by a job just after the response (decision 068): wait for it.
   const outbox = path.join(dataDir, 'outbox');
   let link: string | undefined;
-  for (let i = 0; i < 100 && !link; i++) {
+  for (let i = 0; i < 150 && !link; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 100));
     link = (fs.existsSync(outbox) ? fs.readdirSync(outbox) : [])
       .map((f) => parseEml(fs.readFileSync(path.join(outbox, f), 'utf8')))

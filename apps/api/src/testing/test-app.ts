@@ -35,7 +35,7 @@ export interface TestApp {
   outbox(): Mail[];
   /**
    * The last e-mail to `to`, waiting for it briefly; with `subject`, waits until the last one has it
-   * (account mail is sent after the response).
+   * (account mail is sent by a job, after the response).
    */
   lastMail(to: string, subject?: string): Promise<Mail>;
   /** Registers, verifies through the e-mailed link and logs in, as a person would. */
@@ -147,7 +147,8 @@ export async function startTestApp(
   }
 
   async function lastMail(to: string, subject?: string): Promise<Mail> {
-    for (let i = 0; i < 50; i++) {
+    // Up to 15 s: account mail goes through the job queue (decision 068), slow on a loaded machine.
+    for (let i = 0; i < 150; i++) {
       const mail = outbox()
         .filter((m) => m.to === to)
         .at(-1);
@@ -192,12 +193,12 @@ export async function startTestApp(
 }
 
 /**
- * The first e-mail in a server process's DATA_DIR/outbox, waiting for it: account mail is sent just
- * after the response (decision 057).
+ * The first e-mail in a server process's DATA_DIR/outbox, waiting for it: account mail is sent by a
+ * job, just after the response (decision 068).
  */
 export async function firstOutboxMail(dataDir: string): Promise<Mail> {
   const outbox = path.join(dataDir, 'outbox');
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 150; i++) {
     const [file] = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : [];
     if (file) return parseEml(fs.readFileSync(path.join(outbox, file), 'utf8'));
     await new Promise((r) => setTimeout(r, 100));

@@ -202,7 +202,7 @@ describe('POST /api/me/password/', () => {
     expect(res.status).toBe(200);
     expect((await t.call('GET', '/api/me/', { token })).status).toBe(200);
     expect((await t.call('GET', '/api/me/', { token: other })).status).toBe(401);
-    expect((await t.lastMail(user.email)).subject).toBe('Your password was changed');
+    await t.lastMail(user.email, 'Your password was changed');
     const reset = await t.call('POST', '/api/reset-password/', {
       json: { token: new URL(resetLink).searchParams.get('token'), password: 'yet-another-lantern' },
     });
@@ -273,7 +273,7 @@ describe('e-mail change', () => {
       pending_email: newEmail,
     });
     expect((await t.call('GET', '/api/me/', { token })).body.email).toBe(user.email);
-    expect((await t.lastMail(user.email)).subject).toBe('A change of your e-mail address was requested');
+    await t.lastMail(user.email, 'A change of your e-mail address was requested');
     const confirm = await t.lastMail(newEmail);
     expect(confirm.subject).toBe('Confirm your new e-mail address');
     const link = confirm.links.find((l) => l.startsWith(`${t.config.publicUrl}/verify-email?token=`))!;
@@ -284,7 +284,7 @@ describe('e-mail change', () => {
     const me = (await t.call('GET', '/api/me/', { token })).body;
     expect(me).toMatchObject({ email: newEmail, username: newEmail });
     expect((await t.call('GET', '/api/me/email/', { token })).body.pending_email).toBeNull();
-    expect((await t.lastMail(user.email)).subject).toBe('Your e-mail address was changed');
+    await t.lastMail(user.email, 'Your e-mail address was changed');
     const login = (email: string) =>
       t.call('POST', '/api/login/', { json: { email, password: TEST_PASSWORD } });
     expect((await login(newEmail)).status).toBe(200);
@@ -308,8 +308,7 @@ describe('e-mail change', () => {
     expect(taken.body.detail.replace(bob.user.email, 'X')).toBe(
       free.body.detail.replace(`free-${alice.user.id}@example.com`, 'X'),
     );
-    const bobMail = await t.lastMail(bob.user.email);
-    expect(bobMail.subject).toBe('This address already has a Cairn account');
+    const bobMail = await t.lastMail(bob.user.email, 'This address already has a Cairn account');
     expect(bobMail.links.some((l) => l.includes('token='))).toBe(false);
     // Only the latest request counts: the earlier link is void.
     const earlier = (await t.lastMail(`free-${alice.user.id}@example.com`)).links.find((l) =>
@@ -428,7 +427,7 @@ describe('DELETE /api/me/', () => {
     expect(filesBefore.map((f) => f.file_path)).toContain(sharedPath);
     for (const f of filesBefore) expect(onDisk(f.file_path)).toBe(f.file_path === sharedPath);
     expect((await t.call('GET', '/api/applications/', { token: stranger.token })).body).toHaveLength(1);
-    expect((await t.lastMail(owner.user.email)).subject).toBe('Your Cairn account was deleted');
+    await t.lastMail(owner.user.email, 'Your Cairn account was deleted');
 
     const again = await t.signUp(owner.user.email);
     expect(again.user.id).not.toBe(owner.user.id);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '@cairn/db/client';
 import { emailTokens, users } from '@cairn/db/schema';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
@@ -5,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../lib/app-error.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import {
-  confirmNewEmailMail,
   emailChangedMail,
   emailChangeRequestedMail,
   newEmailInUseMail,
@@ -13,7 +13,7 @@ import {
 import type { AuthUser } from '../../plugins/auth.ts';
 import { confirmPassword } from './confirm-password.ts';
 import { consumeEmailToken, issueEmailToken, voidEmailTokens } from './email-tokens.ts';
-import { linkTo, sendAccountMail } from './send-account-mail.ts';
+import { linkTokenOf, queueAccountMail } from './send-account-mail.ts';
 
 /**
  * Asks to move the account to another address. Nothing changes until the new address confirms
@@ -32,19 +32,26 @@ export async function requestEmailChange(
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.email, input.email), ne(users.id, user.id)));
-  const token = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     // Only the latest request counts.
     await voidEmailTokens(tx, user.id, ['change_email']);
-    return issueEmailToken(tx, user.id, 'change_email', input.email);
+    // The link's token is the queued e-mail's (made from its nonce): stored here, sent by the job.
+    const nonce = randomUUID();
+    const token = linkTokenOf(app.config.secretKey, nonce);
+    await issueEmailToken(tx, user.id, 'change_email', { newEmail: input.email, token });
+    await queueAccountMail(
+      app,
+      taken
+        ? { kind: 'notice', email: input.email, mail: newEmailInUseMail(`${app.config.publicUrl}/login`) }
+        : { kind: 'confirm_new_email', email: input.email },
+      { tx, nonce },
+    );
+    await queueAccountMail(
+      app,
+      { kind: 'notice', email: user.email, mail: emailChangeRequestedMail(input.email) },
+      { tx },
+    );
   });
-  await sendAccountMail(
-    app,
-    input.email,
-    taken
-      ? newEmailInUseMail(`${app.config.publicUrl}/login`)
-      : confirmNewEmailMail(linkTo(app, '/verify-email', token)),
-  );
-  await sendAccountMail(app, user.email, emailChangeRequestedMail(input.email));
   return {
     detail: `A link to confirm is on its way to ${input.email}. Your address changes when it is opened.`,
     pending_email: input.email,
@@ -84,7 +91,7 @@ export async function isEmailChangeToken(db: Db, token: string): Promise<boolean
  * old address is told. An address taken meanwhile by another account is refused.
  */
 export async function confirmEmailChange(app: FastifyInstance, token: string): Promise<void> {
-  const moved = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, token, 'change_email');
     const [link] = await tx
       .select({ newEmail: emailTokens.newEmail })
@@ -105,7 +112,10 @@ export async function confirmEmailChange(app: FastifyInstance, token: string): P
       })
       .where(eq(users.id, userId));
     await voidEmailTokens(tx, userId, ['change_email']);
-    return { oldEmail: user.email, newEmail };
+    await queueAccountMail(
+      app,
+      { kind: 'notice', email: user.email, mail: emailChangedMail(newEmail) },
+      { tx },
+    );
   });
-  await sendAccountMail(app, moved.oldEmail, emailChangedMail(moved.newEmail));
 }

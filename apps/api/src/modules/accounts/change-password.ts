@@ -7,7 +7,7 @@ import { endOtherSessions } from './account-sessions.ts';
 import { confirmPassword } from './confirm-password.ts';
 import { voidEmailTokens } from './email-tokens.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
-import { sendAccountMail } from './send-account-mail.ts';
+import { queueAccountMail } from './send-account-mail.ts';
 
 /**
  * Changes the password of a signed-in user: the session making the change stays, every other one
@@ -26,6 +26,7 @@ export async function changePassword(
     await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, user.id));
     await endOtherSessions(tx, user.id, currentTokenHash);
     await voidEmailTokens(tx, user.id, ['reset_password', 'change_email']);
+    const mail = passwordChangedHereMail(`${app.config.publicUrl}/login`);
+    await queueAccountMail(app, { kind: 'notice', email: user.email, mail }, { tx });
   });
-  await sendAccountMail(app, user.email, passwordChangedHereMail(`${app.config.publicUrl}/login`));
 }

@@ -3,11 +3,10 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { accountDeletedMail } from '../../mail/account-templates.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { openSecret } from '../integrations/integration-secrets.ts';
-import { disconnectTelegram } from '../integrations/telegram-connect.ts';
+import { unsetTelegramWebhooks } from '../integrations/telegram-connect.ts';
 import { removeUnusedFiles } from '../knowledge/remove-unused-files.ts';
 import { confirmPassword } from './confirm-password.ts';
-import { sendAccountMail } from './send-account-mail.ts';
+import { queueAccountMail } from './send-account-mail.ts';
 
 /**
  * Deletes the account and everything it owns. One statement, so one transaction: every table that
@@ -27,7 +26,7 @@ export async function deleteAccount(app: FastifyInstance, user: AuthUser, passwo
     .from(knowledgeItems)
     .where(and(inArray(knowledgeItems.applicationId, owned), isNotNull(knowledgeItems.filePath)));
   const telegramWebhooks = await app.db
-    .select()
+    .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
     .from(integrations)
     .where(
       and(
@@ -37,27 +36,14 @@ export async function deleteAccount(app: FastifyInstance, user: AuthUser, passwo
       ),
     );
 
-  await app.db.delete(users).where(eq(users.id, user.id));
+  await app.db.transaction(async (tx) => {
+    await tx.delete(users).where(eq(users.id, user.id));
+    await queueAccountMail(app, { kind: 'notice', email: user.email, mail: accountDeletedMail() }, { tx });
+  });
 
   await removeUnusedFiles(
     app,
     files.map((f) => f.path),
   );
-  for (const integration of telegramWebhooks) {
-    try {
-      const token = openSecret(
-        app.integrations.box,
-        integration.uuid,
-        'bot_token',
-        integration.botTokenCiphertext,
-      );
-      await disconnectTelegram(app, integration.uuid, token);
-    } catch (err) {
-      app.log.warn(
-        { err, integration: integration.uuid },
-        'could not unset a deleted account’s Telegram webhook',
-      );
-    }
-  }
-  await sendAccountMail(app, user.email, accountDeletedMail());
+  await unsetTelegramWebhooks(app, telegramWebhooks);
 }

@@ -12,21 +12,27 @@ export const EMAIL_TOKEN_TTL_SECONDS: Record<Purpose, number> = {
   change_email: 24 * 3600,
 };
 
-/** Issues a single-use token for an e-mail link; only its hash is stored. */
+/**
+ * Issues a single-use token for an e-mail link; only its hash is stored. A given `token` (made from
+ * an account-mail job's nonce) is stored once however often the job runs.
+ */
 export async function issueEmailToken(
   db: Db,
   userId: number,
   purpose: Purpose,
-  newEmail?: string,
+  options: { newEmail?: string; token?: string } = {},
 ): Promise<string> {
-  const token = newLinkToken();
-  await db.insert(emailTokens).values({
-    userId,
-    purpose,
-    tokenHash: hashToken(token),
-    newEmail,
-    expiresAt: sql`now() + make_interval(secs => ${EMAIL_TOKEN_TTL_SECONDS[purpose]})`,
-  });
+  const token = options.token ?? newLinkToken();
+  await db
+    .insert(emailTokens)
+    .values({
+      userId,
+      purpose,
+      tokenHash: hashToken(token),
+      newEmail: options.newEmail,
+      expiresAt: sql`now() + make_interval(secs => ${EMAIL_TOKEN_TTL_SECONDS[purpose]})`,
+    })
+    .onConflictDoNothing({ target: emailTokens.tokenHash });
   return token;
 }
 

@@ -1,25 +1,17 @@
 import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { passwordChangedMail, resetPasswordMail } from '../../mail/templates.ts';
-import { consumeEmailToken, issueEmailToken, voidEmailTokens } from './email-tokens.ts';
+import { passwordChangedMail } from '../../mail/templates.ts';
+import { consumeEmailToken, voidEmailTokens } from './email-tokens.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
-import { afterResponse, linkTo, sendAccountMail } from './send-account-mail.ts';
+import { queueAccountMail } from './send-account-mail.ts';
 
 /**
- * Always succeeds from the caller's view, in the same time: an existing account receives a link, made
- * and sent after the response.
+ * Always succeeds from the caller's view, in the same time: the e-mail is queued whatever the
+ * address, and an existing account receives a link when it is sent.
  */
 export async function forgotPassword(app: FastifyInstance, email: string): Promise<void> {
-  const [user] = await app.db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(eq(users.email, email));
-  if (!user) return;
-  afterResponse(app, async () => {
-    const token = await issueEmailToken(app.db, user.id, 'reset_password');
-    await sendAccountMail(app, user.email, resetPasswordMail(linkTo(app, '/reset-password', token)));
-  });
+  await queueAccountMail(app, { kind: 'reset_password', email });
 }
 
 /**
@@ -32,7 +24,7 @@ export async function resetPassword(
 ): Promise<void> {
   assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
-  const user = await app.db.transaction(async (tx) => {
+  await app.db.transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, input.token, 'reset_password');
     // A reset is a fresh start: every session, every other reset link and any pending e-mail change end with it.
     await tx.delete(authTokens).where(eq(authTokens.userId, userId));
@@ -46,7 +38,7 @@ export async function resetPassword(
       })
       .where(eq(users.id, userId))
       .returning({ email: users.email });
-    return updated!;
+    const mail = passwordChangedMail(`${app.config.publicUrl}/login`);
+    await queueAccountMail(app, { kind: 'notice', email: updated!.email, mail }, { tx });
   });
-  await sendAccountMail(app, user.email, passwordChangedMail(`${app.config.publicUrl}/login`));
 }

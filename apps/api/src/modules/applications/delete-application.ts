@@ -2,15 +2,13 @@ import { applications, integrations, knowledgeItems } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
-import { openSecret } from '../integrations/integration-secrets.ts';
-import { disconnectTelegram } from '../integrations/telegram-connect.ts';
+import { unsetTelegramWebhooks } from '../integrations/telegram-connect.ts';
 import { removeUnusedFiles } from '../knowledge/remove-unused-files.ts';
 
 /**
  * Deletes the application with everything in it (knowledge, conversations, keys, widget,
  * integrations: they cascade from its row), then the stored originals no other item holds, and
- * takes back the Telegram webhooks of its bots (else Telegram keeps pushing to a URL that is gone,
- * and the bot cannot be connected by polling elsewhere).
+ * takes back the Telegram webhooks of its bots.
  */
 export async function deleteApplication(app: FastifyInstance, ownerId: number, uuid: string) {
   const owned = and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId));
@@ -20,7 +18,7 @@ export async function deleteApplication(app: FastifyInstance, ownerId: number, u
     .innerJoin(applications, eq(applications.id, knowledgeItems.applicationId))
     .where(owned);
   const bots = await app.db
-    .select({ uuid: integrations.uuid, ciphertext: integrations.botTokenCiphertext })
+    .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
     .from(integrations)
     .innerJoin(applications, eq(applications.id, integrations.applicationId))
     .where(and(owned, eq(integrations.kind, 'telegram'), eq(integrations.mode, 'webhook')));
@@ -30,11 +28,5 @@ export async function deleteApplication(app: FastifyInstance, ownerId: number, u
     app,
     files.map((f) => f.path),
   );
-  for (const bot of bots) {
-    await disconnectTelegram(
-      app,
-      bot.uuid,
-      openSecret(app.integrations.box, bot.uuid, 'bot_token', bot.ciphertext),
-    );
-  }
+  await unsetTelegramWebhooks(app, bots);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { openSecret } from './integration-secrets.ts';
 import { describeTelegramError, telegramApi, telegramModeFor } from './telegram-client.ts';
 
 export const telegramUpdatesUrl = (publicUrl: string, uuid: string) =>
@@ -48,4 +49,26 @@ export async function disconnectTelegram(app: FastifyInstance, uuid: string, tok
   await (await telegramApi(app.config, token))
     .deleteWebhook()
     .catch((err: unknown) => app.log.warn({ err, integration: uuid }, 'telegram deleteWebhook failed'));
+}
+
+/**
+ * Takes back the webhooks of deleted bots (an application or account deleted): else Telegram keeps
+ * pushing to a URL that is gone, and the bot cannot be connected elsewhere by polling. Never throws:
+ * what was deleted stays deleted.
+ */
+export async function unsetTelegramWebhooks(
+  app: FastifyInstance,
+  bots: { uuid: string; botTokenCiphertext: string }[],
+): Promise<void> {
+  for (const bot of bots) {
+    try {
+      await disconnectTelegram(
+        app,
+        bot.uuid,
+        openSecret(app.integrations.box, bot.uuid, 'bot_token', bot.botTokenCiphertext),
+      );
+    } catch (err) {
+      app.log.warn({ err, integration: bot.uuid }, 'could not unset a deleted bot’s Telegram webhook');
+    }
+  }
 }
