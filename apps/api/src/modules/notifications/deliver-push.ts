@@ -118,6 +118,9 @@ export async function pushTo(app: FastifyInstance, userId: number, payload: Push
       JSON.stringify(payload),
       {
         TTL: 24 * 3600,
+        // A push sent again (a job retried after a crash) replaces one the browser has not fetched
+        // yet; one it has shown is replaced on screen by its `tag` (push-sw.js). Topic: ≤ 32 URL-safe characters.
+        topic: payload.tag.replaceAll('-', '').slice(0, 32),
         vapidDetails: {
           subject: vapidSubject(app.config),
           publicKey: vapid.publicKey,

@@ -165,6 +165,9 @@ describe('Web Push', () => {
       title: 'A knowledge item could not be indexed: http://127.0.0.1:1/closed',
       url: `${t.url}/applications/${created.body.uuid}/knowledge-base`,
     });
+    // A copy pushed again (a retry after a crash) replaces this one: at the push service (Topic) and
+    // on the screen (the service worker's notification tag).
+    expect(push.headers.topic).toBe(payload.tag.replaceAll('-', ''));
 
     // "Send me a test": to the browser that is left.
     const test = await t.call('POST', '/api/notifications/test/', {
