@@ -1,7 +1,10 @@
+import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -53,10 +56,47 @@ export const knowledgeItems = pgTable(
     /** Bumped by the processing worker; a `processing` item whose heartbeat is old has stalled. */
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
     indexedAt: timestamp('indexed_at', { withTimezone: true }),
+    /** Off: left out of search and answers at once, without re-indexing (its chunks stay). */
+    enabled: boolean('enabled').notNull().default(true),
+    /**
+     * Scheduled re-sync of a `url` item (or of a site's root, for all its pages): every this many
+     * hours (1–720), or never (null). Checks are conditional (ETag, Last-Modified, content hash).
+     */
+    refreshIntervalHours: integer('refresh_interval_hours'),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    lastChangedAt: timestamp('last_changed_at', { withTimezone: true }),
+    /** When the re-sync job checks it next; null when not scheduled. */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    /** Failed checks in a row: the next check backs off, and the owner is told once, not every time. */
+    checkFailures: integer('check_failures').notNull().default(0),
+    etag: text('etag'),
+    lastModified: text('last_modified'),
+    /** SHA-256 of the fetched content as last indexed: unchanged content is not indexed again. */
+    contentHash: text('content_hash'),
+    /**
+     * A whole-site import on a `url` root: `{max_pages, include, exclude, sitemap}` (path globs);
+     * its pages are items whose `crawlRootId` is this one.
+     */
+    crawlOptions: jsonb('crawl_options').$type<{
+      max_pages: number;
+      include: string[];
+      exclude: string[];
+      sitemap: boolean;
+    }>(),
+    /** Pages a site import found so far (fetched, indexed and failed are its pages' statuses). */
+    crawlFound: integer('crawl_found').notNull().default(0),
+    /** A `qa` item: the owner's question, its other phrasings, and the answer given word for word. */
+    qaQuestion: text('qa_question'),
+    qaAlternatives: text('qa_alternatives').array(),
+    qaAnswer: text('qa_answer'),
+    /** The text was read from images by OCR (a scanned PDF, a picture). */
+    readWithOcr: boolean('read_with_ocr').notNull().default(false),
     ...timestamps,
   },
   (t) => [
     index('knowledge_items_app_idx').on(t.applicationId, t.createdAt),
     index('knowledge_items_status_idx').on(t.status, t.heartbeatAt),
+    index('knowledge_items_next_check_idx').on(t.nextCheckAt).where(sql`next_check_at IS NOT NULL`),
+    index('knowledge_items_crawl_root_idx').on(t.crawlRootId).where(sql`crawl_root_id IS NOT NULL`),
   ],
 );
