@@ -45,11 +45,21 @@ export const ZKnowledgeItem = z.object({
   size_bytes: z.number().int().nullable(),
   language: z.string().nullable(),
   chunk_count: z.number().int(),
+  /** Off: left out of search and answers (its chunks are kept; switching it on needs no re-indexing). */
+  enabled: z.boolean(),
   indexed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type TKnowledgeItem = z.infer<typeof ZKnowledgeItem>;
+
+/** What `PATCH …/knowledge/{itemId}/` changes: at least one field. */
+export const ZUpdateKnowledgeItemRequest = z
+  .strictObject({
+    enabled: z.boolean({ error: 'Must be true or false' }).optional(),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), 'Give at least one field to change');
+export type TUpdateKnowledgeItemRequest = z.infer<typeof ZUpdateKnowledgeItemRequest>;
 export const ZKnowledgeItemList = z.array(ZKnowledgeItem);
 
 /** A chunk as the item preview shows it. */

@@ -6,6 +6,7 @@ import {
   ZKnowledgeItemList,
   ZKnowledgeItemParams,
   ZKnowledgeItemsForm,
+  ZUpdateKnowledgeItemRequest,
 } from '@cairn/contracts/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -19,6 +20,7 @@ import { getItem } from './get-item.ts';
 import { listItems } from './list-items.ts';
 import { readItems } from './read-items.ts';
 import { resyncItem } from './resync-item.ts';
+import { updateItem } from './update-item.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody, 413: ZErrorBody };
 
@@ -75,6 +77,26 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
       const { applicationId } = await owner(request.user.id, request.params.appId);
       return getItem(app.db, applicationId, request.params.itemId);
     },
+  );
+
+  app.patch(
+    '/api/applications/:appId/knowledge/:itemId/',
+    {
+      schema: {
+        ...base,
+        description: "Changes an item's settings (`enabled`); its content changes by a re-sync.",
+        params: ZKnowledgeItemParams,
+        body: ZUpdateKnowledgeItemRequest,
+        response: { 200: ZKnowledgeItem, ...errors },
+      },
+    },
+    async (request) =>
+      updateItem(
+        app,
+        await owner(request.user.id, request.params.appId),
+        request.params.itemId,
+        request.body,
+      ),
   );
 
   app.delete(

@@ -29,6 +29,7 @@ export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
     size_bytes: row.sizeBytes,
     language: row.language,
     chunk_count: row.chunkCount,
+    enabled: row.enabled,
     indexed_at: row.indexedAt ? new Date(row.indexedAt).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),

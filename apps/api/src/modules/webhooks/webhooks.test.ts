@@ -127,6 +127,7 @@ const itemFailedEvent = (applicationUuid: string) => ({
       size_bytes: null,
       language: null,
       chunk_count: 0,
+      enabled: true,
       indexed_at: null,
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),

@@ -16,6 +16,7 @@ const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): 
   size_bytes: null,
   language: null,
   chunk_count: 0,
+  enabled: true,
   indexed_at: null,
   created_at: '2026-11-21T06:00:00.000Z',
   updated_at: updated,

@@ -1,0 +1,23 @@
+import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contracts/knowledge';
+import { knowledgeItems } from '@cairn/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { findItem } from './find-item.ts';
+import { serializeItem } from './serialize-item.ts';
+
+/** Changes an item's settings (not its content: that is a re-sync); the owner's sockets are told. */
+export async function updateItem(
+  app: FastifyInstance,
+  owner: { applicationId: number; applicationUuid: string; ownerId: number },
+  uuid: string,
+  input: TUpdateKnowledgeItemRequest,
+): Promise<TKnowledgeItem> {
+  const found = await findItem(app.db, owner.applicationId, uuid);
+  const [row] = await app.db
+    .update(knowledgeItems)
+    .set({ ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: sql`now()` })
+    .where(eq(knowledgeItems.id, found.id))
+    .returning();
+  await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row!);
+  return serializeItem(row!);
+}
