@@ -8,6 +8,11 @@ import type { FastifyInstance } from 'fastify';
 import { type BuildOptions, buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
+import {
+  ACCOUNT_MAIL_QUEUE,
+  type AccountMailJob,
+  sendAccountMailJob,
+} from '../modules/accounts/send-account-mail.ts';
 import { DEFAULT_PARSE_LIMITS } from '../rag/parse/parse-limits.ts';
 
 export interface TestResponse<T = any> {
@@ -146,9 +151,22 @@ export async function startTestApp(
       .map((file) => parseEml(fs.readFileSync(path.join(dir, file), 'utf8')));
   }
 
+  /**
+   * Without workers here (a test of requests alone), the account e-mails queued so far are sent as
+   * a worker process would send them.
+   */
+  async function sendQueuedAccountMail() {
+    if (app.jobs.runsWorkers) return;
+    for (const job of await app.jobs.boss.fetch<AccountMailJob>(ACCOUNT_MAIL_QUEUE, { batchSize: 20 })) {
+      await sendAccountMailJob(app, job.data);
+      await app.jobs.boss.complete(ACCOUNT_MAIL_QUEUE, job.id);
+    }
+  }
+
   async function lastMail(to: string, subject?: string): Promise<Mail> {
     // Up to 15 s: account mail goes through the job queue (decision 068), slow on a loaded machine.
     for (let i = 0; i < 150; i++) {
+      await sendQueuedAccountMail();
       const mail = outbox()
         .filter((m) => m.to === to)
         .at(-1);
