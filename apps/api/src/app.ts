@@ -14,6 +14,7 @@ import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
 import { settleAccountMail } from './modules/accounts/send-account-mail.ts';
+import analyticsRoutes from './modules/analytics/routes.ts';
 import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(knowledgeSearchRoutes);
   await app.register(chatroomRoutes);
   await app.register(attentionRoutes);
+  await app.register(analyticsRoutes);
   await app.register(navigationRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,
