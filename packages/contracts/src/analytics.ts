@@ -22,7 +22,21 @@ const ZDay = z
   }, 'Not a valid date');
 
 export const ZAnalyticsQuery = z
-  .object({ from: ZDay.optional(), to: ZDay.optional() })
+  .object({
+    from: ZDay.optional(),
+    to: ZDay.optional(),
+    /** The last `days` days ending today, instead of `from`/`to`. */
+    days: z.coerce
+      .number({ error: 'Must be a number' })
+      .int('Must be a whole number')
+      .min(1, 'At least 1')
+      .max(ANALYTICS_MAX_DAYS, `At most ${ANALYTICS_MAX_DAYS}`)
+      .optional(),
+  })
+  .refine((q) => q.days === undefined || (!q.from && !q.to), {
+    message: 'Give either days or from/to',
+    path: ['days'],
+  })
   .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'Must not be after to', path: ['from'] })
   .refine((q) => !q.from || !q.to || daysBetween(q.from, q.to) < ANALYTICS_MAX_DAYS, {
     message: `At most ${ANALYTICS_MAX_DAYS} days`,

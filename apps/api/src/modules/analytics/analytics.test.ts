@@ -259,6 +259,12 @@ describe('analytics', () => {
       expect(res.status, query).toBe(400);
       expect((res.body as unknown as { detail: string }).detail, query).toEqual(expect.any(String));
     }
+    for (const query of ['?days=0', '?days=367', '?days=1.5', '?days=7&from=2026-01-01']) {
+      expect((await analytics(query)).status, query).toBe(400);
+    }
+    const week = (await analytics('?days=7')).body;
+    expect(week.days).toHaveLength(7);
+    expect(week.to).toBe(localDate(new Date(), 'UTC'));
     // 366 days is the most: a leap year.
     expect((await analytics('?from=2024-01-01&to=2024-12-31')).body.days).toHaveLength(366);
     expect((await analytics('', bob.token)).status).toBe(404);

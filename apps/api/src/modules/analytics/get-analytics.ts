@@ -15,11 +15,6 @@ import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
 /** Distinct question wordings read per range before merging similar ones (the rest are rarer). */
 const QUESTION_KEYS = 500;
 
-interface Range {
-  applicationId: number;
-  from: string;
-  to: string;
-}
 /** Rows of a `GROUPING SETS ((day …), (…))` query: `day` is null on the range's total row. */
 type ByDay<T> = T & { day: string | null };
 type Price = { input: number | null; output: number | null };
@@ -43,13 +38,11 @@ export async function getAnalytics(
   params: TAnalyticsQuery,
 ): Promise<TAnalytics> {
   const timeZone = await ownerTimeZone(db, application.ownerId);
-  const to =
-    params.to ??
-    (params.from ? addDays(params.from, ANALYTICS_DEFAULT_DAYS - 1) : localDate(new Date(), timeZone));
-  const from = params.from ?? addDays(to, 1 - ANALYTICS_DEFAULT_DAYS);
-  const range: Range = { applicationId: application.id, from, to };
+  const span = params.days ?? ANALYTICS_DEFAULT_DAYS;
+  const to = params.to ?? (params.from ? addDays(params.from, span - 1) : localDate(new Date(), timeZone));
+  const from = params.from ?? addDays(to, 1 - span);
   const inRange = (table: string) =>
-    sql`${sql.raw(table)}.application_id = ${range.applicationId} AND ${sql.raw(table)}.day BETWEEN ${from}::date AND ${to}::date`;
+    sql`${sql.raw(table)}.application_id = ${application.id} AND ${sql.raw(table)}.day BETWEEN ${from}::date AND ${to}::date`;
 
   const [counters, visitors, answers, models, replies, prices, questions, cited] = await Promise.all([
     query<{ day: string; [k: string]: number | string }>(

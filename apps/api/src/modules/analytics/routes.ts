@@ -20,8 +20,8 @@ export default async function analyticsRoutes(fastify: FastifyInstance) {
         tags: ['analytics'],
         security: [{ token: [] }],
         description:
-          "Per day of the owner's time zone (every day from `from` to `to`, default the last 30 days " +
-          'ending today, at most 366): conversations started, messages, distinct visitors, answers rated ' +
+          "Per day of the owner's time zone (every day from `from` to `to`, or of the last `days` days " +
+          'ending today, default 30, at most 366): conversations started, messages, distinct visitors, answers rated ' +
           'up/down and not covered, handoffs requested and answered, the median wait for a human reply, ' +
           'first-token p50/p95 and tokens by model with the estimated cost; the totals of the range, its ' +
           'top 10 questions (grouped as the inbox groups them) and its most cited knowledge items.',
