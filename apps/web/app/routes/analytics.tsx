@@ -1,6 +1,6 @@
 import type { TAnalytics } from '@cairn/contracts/analytics';
 import { AlertCircleIcon, ChartColumnIcon } from 'lucide-react';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useId, useMemo } from 'react';
 import { Link, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
@@ -10,6 +10,7 @@ import { loadAnalytics } from '../features/analytics/analytics.server';
 import { type ChartSeries, DayChart } from '../features/analytics/day-chart';
 import { formatCost, formatMs, formatNumber } from '../features/analytics/format';
 import { RANGE_PRESETS, RangePicker } from '../features/analytics/range-picker';
+import { ScrollRegion } from '../features/analytics/scroll-region';
 import { apiFor } from '../lib/api.server';
 import type { Route } from './+types/analytics';
 import { useNavigationData } from './default-layout';
@@ -108,7 +109,7 @@ function Report({ analytics }: { analytics: TAnalytics }) {
           <Tile label="Conversations" value={formatNumber(totals.conversations)} />
           <Tile label="Messages" value={formatNumber(totals.messages)} />
           <Tile label="Visitors" value={formatNumber(totals.visitors)} />
-          <Tile label="Rated 👍 / 👎" value={`${totals.rated_up} / ${totals.rated_down}`} />
+          <Tile label="Rated good / bad" value={`${totals.rated_up} / ${totals.rated_down}`} />
           <Tile label="Not covered" value={formatNumber(totals.not_covered)} hint="answers" />
           <Tile
             label="Handoffs answered"
@@ -131,7 +132,7 @@ function Report({ analytics }: { analytics: TAnalytics }) {
         <h2 id="per-day" className="text-lg font-semibold">
           Per day
         </h2>
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid items-start gap-4 lg:grid-cols-2">
           {charts.map((chart) => (
             <DayChart key={chart.title} days={charts.days} {...chart} />
           ))}
@@ -193,8 +194,8 @@ function chartsOf(analytics: TAnalytics) {
     {
       title: 'Ratings and questions not covered',
       series: [
-        { label: 'Rated 👍', values: column((d) => d.rated_up), color: 2 },
-        { label: 'Rated 👎', values: column((d) => d.rated_down), color: 3 },
+        { label: 'Good answer', values: column((d) => d.rated_up), color: 2 },
+        { label: 'Bad answer', values: column((d) => d.rated_down), color: 3 },
         { label: 'Not covered', values: column((d) => d.not_covered), color: 4 },
       ],
       summary: `${totals.rated_up} answers rated good, ${totals.rated_down} rated bad and ${totals.not_covered} not covered by the knowledge ${span}.`,
@@ -234,13 +235,16 @@ function TableSection({
   empty: string;
   note?: ReactNode;
 }) {
+  const id = useId();
   return (
-    <section className="grid min-w-0 content-start gap-3">
-      <h2 className="text-lg font-semibold">{title}</h2>
+    <section aria-labelledby={id} className="grid min-w-0 content-start gap-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
       {rows.length === 0 ? (
         <p className="text-sm text-muted-foreground">{empty}</p>
       ) : (
-        <div className="overflow-x-auto rounded-xl border">
+        <ScrollRegion label={`${title}, table`} className="rounded-xl border">
           <table className="w-full text-sm">
             <thead className="bg-muted/50 text-left">
               <tr>
@@ -273,7 +277,7 @@ function TableSection({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
       {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
     </section>

@@ -2,6 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import './analytics.css';
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { ScrollRegion } from './scroll-region';
 
 const HEIGHT = 220;
 
@@ -80,7 +81,8 @@ export function DayChart({
           tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
           cursor: { drag: { x: false, y: false } },
           legend: { live: false },
-          scales: { x: { time: true } },
+          // Counts and times read from zero; an empty range still has an axis.
+          scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
           axes: [axis, { ...axis, size: 48 }],
           series: [
             {},
@@ -88,7 +90,8 @@ export function DayChart({
               label: s.label,
               stroke: color(`--chart-${s.color}`),
               width: 2,
-              points: { size: 5, fill: color(`--chart-${s.color}`) },
+              // Always drawn: a day alone between days without a value is a point, not a line.
+              points: { show: true, size: 6, fill: color(`--chart-${s.color}`) },
             })),
           ],
         },
@@ -111,7 +114,7 @@ export function DayChart({
       <div ref={box} role="img" aria-label={summary} className="min-h-[260px] min-w-0" />
       <details className="text-sm">
         <summary className="cursor-pointer text-muted-foreground">Show as a table</summary>
-        <div className="mt-2 max-h-64 overflow-auto">
+        <ScrollRegion label={`${title}, per day`} className="mt-2 max-h-64">
           <table className="w-full text-left tabular-nums">
             <thead>
               <tr>
@@ -140,7 +143,7 @@ export function DayChart({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </figure>
   );
