@@ -51,8 +51,8 @@ export function daysBetween(from: string, to: string): number {
 
 /** Tokens one model spent, and what they cost where the owner entered its prices per million tokens. */
 export const ZModelUsage = z.object({
-  /** The provider model's uuid; null for the built-in answerer. */
-  model_uuid: z.uuid().nullable(),
+  /** The provider model's uuid; null for the built-in answerer (any uuid the database holds: z.guid). */
+  model_uuid: z.guid().nullable(),
   model_name: z.string(),
   answers: z.number().int(),
   input_tokens: z.number().int(),
@@ -95,7 +95,7 @@ export const ZTopQuestion = z.object({
 export type TTopQuestion = z.infer<typeof ZTopQuestion>;
 
 export const ZTopCitedItem = z.object({
-  item_uuid: z.uuid(),
+  item_uuid: z.guid(),
   /** The title when last cited (the item may be gone since). */
   title: z.string(),
   citations: z.number().int(),

@@ -86,17 +86,26 @@ export async function getAnalytics(
           WHERE p.owner_id = ${application.ownerId}
             AND (m.input_price_per_million IS NOT NULL OR m.output_price_per_million IS NOT NULL)`,
     ),
+    // Grouped and ranked first, then the few winners' wording (the latest) and title read by key:
+    // no ordered aggregate over every row of the range.
     query<{ tokens: string[]; question: string; count: number }>(
       db,
-      sql`SELECT tokens, (array_agg(question ORDER BY id DESC))[1] AS question, count(*)::int AS count
-          FROM analytics_questions q WHERE ${inRange('q')}
-          GROUP BY tokens ORDER BY count(*) DESC, max(id) DESC LIMIT ${QUESTION_KEYS}`,
+      sql`SELECT g.tokens, q.question, g.count
+          FROM (SELECT tokens, count(*)::int AS count, max(id) AS latest
+                FROM analytics_questions q WHERE ${inRange('q')}
+                GROUP BY tokens ORDER BY count(*) DESC, max(id) DESC LIMIT ${QUESTION_KEYS}) g
+          JOIN analytics_questions q ON q.id = g.latest
+          ORDER BY g.count DESC, g.latest DESC`,
     ),
     query<{ item_uuid: string; title: string; citations: number }>(
       db,
-      sql`SELECT item_uuid, (array_agg(title ORDER BY day DESC))[1] AS title, sum(citations)::int AS citations
-          FROM analytics_citations c WHERE ${inRange('c')}
-          GROUP BY item_uuid ORDER BY sum(citations) DESC, item_uuid LIMIT ${ANALYTICS_TOP}`,
+      sql`SELECT g.item_uuid, c.title, g.citations
+          FROM (SELECT item_uuid, sum(citations)::int AS citations, max(day) AS latest
+                FROM analytics_citations c WHERE ${inRange('c')}
+                GROUP BY item_uuid ORDER BY sum(citations) DESC, item_uuid LIMIT ${ANALYTICS_TOP}) g
+          JOIN analytics_citations c
+            ON c.application_id = ${application.id} AND c.day = g.latest AND c.item_uuid = g.item_uuid
+          ORDER BY g.citations DESC, g.item_uuid`,
     ),
   ]);
 
