@@ -49,7 +49,7 @@ async function settled(answers: number, query = '') {
     .toBe(answers);
   return (await analytics(query)).body;
 }
-/** PostgreSQL's percentile_cont, rounded as the API rounds it. */
+/** PostgreSQL's percentile_cont, rounded as the API rounds it (half up: 4.5 is 5). */
 function percentile(values: number[], p: number) {
   const sorted = [...values].sort((a, b) => a - b);
   const at = p * (sorted.length - 1);
@@ -214,6 +214,20 @@ describe('analytics', () => {
     expect(await rate('up')).toEqual([1, 0]);
     expect(await rate('down')).toEqual([0, 1]);
     expect(await rate(null)).toEqual([0, 0]);
+  });
+
+  it('rounds a percentile half up, as people do (4.5 ms is 5, not the even 4)', async () => {
+    const { rows } = await t.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [
+      app.uuid,
+    ]);
+    // Two answers of 4 and 5 ms on a day of their own: the median is 4.5.
+    await t.database.query(
+      `INSERT INTO analytics_answers (application_id, day, first_token_ms, model_name)
+       VALUES ($1, '2026-01-05', 4, 'm'), ($1, '2026-01-05', 5, 'm')`,
+      [rows[0]!.id],
+    );
+    const day = (await analytics('?from=2026-01-05&to=2026-01-05')).body.days[0];
+    expect(day).toMatchObject({ answers: 2, first_token_p50_ms: 5 });
   });
 
   it("counts an event on the date of the owner's time zone: 23:30 UTC is the next day in Paris", async () => {

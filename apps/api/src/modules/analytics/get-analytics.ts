@@ -56,11 +56,12 @@ export async function getAnalytics(
       sql`SELECT day::text, count(DISTINCT visitor)::int AS visitors
           FROM analytics_visitors v WHERE ${inRange('v')} GROUP BY GROUPING SETS ((day), ())`,
     ),
+    // Rounded as numeric: half away from zero (a double rounds half to even).
     query<ByDay<{ answers: number; p50: number | null; p95: number | null }>>(
       db,
       sql`SELECT day::text, count(*)::int AS answers,
-            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms))::int AS p50,
-            round(percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms))::int AS p95
+            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms)::numeric)::int AS p50,
+            round(percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms)::numeric)::int AS p95
           FROM analytics_answers a WHERE ${inRange('a')} GROUP BY GROUPING SETS ((day), ())`,
     ),
     query<
@@ -75,7 +76,7 @@ export async function getAnalytics(
     ),
     query<ByDay<{ median: number | null }>>(
       db,
-      sql`SELECT day::text, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY wait_ms))::int AS median
+      sql`SELECT day::text, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY wait_ms)::numeric)::int AS median
           FROM analytics_human_replies h WHERE ${inRange('h')} GROUP BY GROUPING SETS ((day), ())`,
     ),
     // The owner's prices today: a price entered later applies to the tokens already spent.
