@@ -28,6 +28,12 @@ const PORT = 3990;
  * handoff every 50 conversations, 150 knowledge items cited a day, questions worded from a few
  * thousand word pairs (as many groups to merge as a real inbox has, or more).
  */
+/**
+ * The day of the i-th of `count` rows: rows go in day after day, as the subscriber appends them,
+ * so a day's rows are near each other on disk as they would be (not one per page).
+ */
+const dayOf = (count: string) => `current_date - 364 + ((i - 1)::bigint * 365 / (${count}))::int`;
+
 async function fill(db: Database, applicationId: number, modelUuid: string) {
   const answers = MESSAGES / 2;
   const year = `current_date - 364`;
@@ -44,7 +50,7 @@ async function fill(db: Database, applicationId: number, modelUuid: string) {
     [
       'analytics_visitors',
       `INSERT INTO analytics_visitors (application_id, day, visitor)
-       SELECT $1, current_date - (i % 365), 'visitor_' || (i::bigint * 7919 % ($2::int * 6 / 10))
+       SELECT $1, ${dayOf('$2')}, 'visitor_' || (i::bigint * 7919 % ($2::int * 6 / 10))
        FROM generate_series(1, $2::int) i ON CONFLICT DO NOTHING`,
       [applicationId, CONVERSATIONS],
     ],
@@ -52,7 +58,7 @@ async function fill(db: Database, applicationId: number, modelUuid: string) {
       'analytics_answers',
       `INSERT INTO analytics_answers (application_id, day, first_token_ms, model_uuid, model_name,
          input_tokens, output_tokens)
-       SELECT $1, current_date - (i % 365), 200 + (i::bigint * 7919 % 2800),
+       SELECT $1, ${dayOf('$2')}, 200 + (i::bigint * 7919 % 2800),
          CASE WHEN i % 3 = 0 THEN NULL ELSE $3::uuid END,
          CASE WHEN i % 3 = 0 THEN 'Built-in extractive answerer' ELSE 'gpt-bench' END,
          800 + i % 1200, 100 + i % 400
@@ -62,14 +68,14 @@ async function fill(db: Database, applicationId: number, modelUuid: string) {
     [
       'analytics_human_replies',
       `INSERT INTO analytics_human_replies (application_id, day, wait_ms)
-       SELECT $1, current_date - (i % 365), 5000 + (i::bigint * 7919 % 600000)
+       SELECT $1, ${dayOf('$2::int / 60')}, 5000 + (i::bigint * 7919 % 600000)
        FROM generate_series(1, $2::int / 60) i`,
       [applicationId, CONVERSATIONS],
     ],
     [
       'analytics_questions',
       `INSERT INTO analytics_questions (application_id, day, question, tokens)
-       SELECT $1, current_date - (i % 365), 'How do I ' || t || ' the ' || o || '?', ARRAY[o, t]
+       SELECT $1, ${dayOf('$2')}, 'How do I ' || t || ' the ' || o || '?', ARRAY[o, t]
        FROM generate_series(1, $2::int) i,
          LATERAL (SELECT 'thing' || (i * 17 % 50) AS o, 'topic' || (i * 31 % 400) AS t) w`,
       [applicationId, MESSAGES / 2],
@@ -78,7 +84,7 @@ async function fill(db: Database, applicationId: number, modelUuid: string) {
       'analytics_citations',
       // The same uuid for an item every day, shaped as the v4 uuids items have.
       `INSERT INTO analytics_citations (application_id, day, item_uuid, title, citations)
-       SELECT $1, current_date - d, overlay(overlay(md5('item' || k) placing '4' from 13) placing '8' from 17)::uuid, 'Article ' || k, 1 + (d * k) % 40
+       SELECT $1, current_date - 364 + d, overlay(overlay(md5('item' || k) placing '4' from 13) placing '8' from 17)::uuid, 'Article ' || k, 1 + (d * k) % 40
        FROM generate_series(0, 364) d, generate_series(1, 150) k`,
       [applicationId],
     ],

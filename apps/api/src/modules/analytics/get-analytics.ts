@@ -24,6 +24,13 @@ function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
+/**
+ * A percentile in whole milliseconds, rounded half up here: PostgreSQL rounds a double half to
+ * even (4.5 → 4), which is not how a person rounds.
+ */
+const roundedMs = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : Math.round(value);
+
 async function query<T>(db: Db, statement: SQL): Promise<T[]> {
   return rowsOf<T>(await db.execute(statement));
 }
@@ -56,12 +63,11 @@ export async function getAnalytics(
       sql`SELECT day::text, count(DISTINCT visitor)::int AS visitors
           FROM analytics_visitors v WHERE ${inRange('v')} GROUP BY GROUPING SETS ((day), ())`,
     ),
-    // Rounded as numeric: half away from zero (a double rounds half to even).
-    query<ByDay<{ answers: number; p50: number | null; p95: number | null }>>(
+    // Both percentiles from one sort per day.
+    query<ByDay<{ answers: number; p: Array<number | null> | null }>>(
       db,
       sql`SELECT day::text, count(*)::int AS answers,
-            round(percentile_cont(0.5) WITHIN GROUP (ORDER BY first_token_ms)::numeric)::int AS p50,
-            round(percentile_cont(0.95) WITHIN GROUP (ORDER BY first_token_ms)::numeric)::int AS p95
+            percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY first_token_ms) AS p
           FROM analytics_answers a WHERE ${inRange('a')} GROUP BY GROUPING SETS ((day), ())`,
     ),
     query<
@@ -76,7 +82,7 @@ export async function getAnalytics(
     ),
     query<ByDay<{ median: number | null }>>(
       db,
-      sql`SELECT day::text, round(percentile_cont(0.5) WITHIN GROUP (ORDER BY wait_ms)::numeric)::int AS median
+      sql`SELECT day::text, percentile_cont(0.5) WITHIN GROUP (ORDER BY wait_ms) AS median
           FROM analytics_human_replies h WHERE ${inRange('h')} GROUP BY GROUPING SETS ((day), ())`,
     ),
     // The owner's prices today: a price entered later applies to the tokens already spent.
@@ -148,10 +154,10 @@ export async function getAnalytics(
       not_covered: sum('not_covered'),
       handoffs_requested: sum('handoffs_requested'),
       handoffs_answered: sum('handoffs_answered'),
-      human_reply_median_ms: repliesOf.get(day)?.median ?? null,
+      human_reply_median_ms: roundedMs(repliesOf.get(day)?.median),
       answers: answersOf.get(day)?.answers ?? 0,
-      first_token_p50_ms: answersOf.get(day)?.p50 ?? null,
-      first_token_p95_ms: answersOf.get(day)?.p95 ?? null,
+      first_token_p50_ms: roundedMs(answersOf.get(day)?.p?.[0]),
+      first_token_p95_ms: roundedMs(answersOf.get(day)?.p?.[1]),
       models: dayModels,
       estimated_cost: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
     };
