@@ -18,9 +18,12 @@ export function ModelPricesForm({ providerId, model }: { providerId: string; mod
   const saved = fetcher.state === 'idle' && fetcher.data?.ok === true;
   const id = `prices-${model.uuid}`;
   const field = (name: 'input' | 'output', label: string) => (
-    <label className="grid gap-1 text-xs text-muted-foreground">
-      {label}
+    <div className="grid gap-1">
+      <label htmlFor={`${id}-${name}`} className="text-xs text-muted-foreground">
+        {label}
+      </label>
       <Input
+        id={`${id}-${name}`}
         name={`${name}_price_per_million`}
         type="number"
         inputMode="decimal"
@@ -33,7 +36,7 @@ export function ModelPricesForm({ providerId, model }: { providerId: string; mod
         aria-describedby={error ? `${id}-error` : undefined}
         className="h-8 w-28"
       />
-    </label>
+    </div>
   );
   return (
     <fetcher.Form method="post" aria-label={`Prices of ${model.name}`} className="grid gap-1">
