@@ -15,24 +15,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * `built`: run apps/api/dist/server.js as `npm start` does (build it first: `node scripts/ensure-build.mjs`).
  * `env`: extra environment for the server.
+ * `storage`: the caller's data dir and database (its PostgreSQL URL, or none for PGlite in the data
+ * dir), kept on stop: a bench that fills the database itself between two runs of the server.
  */
 export async function startServerProcess(
   label: string,
   port: number,
-  options: { built?: boolean; env?: Record<string, string> } = {},
+  options: {
+    built?: boolean;
+    env?: Record<string, string>;
+    storage?: { dataDir: string; databaseUrl: string | undefined };
+  } = {},
 ) {
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(() => base);
-  const adminUrl = argValue('--database-url');
+  const adminUrl = options.storage ? undefined : argValue('--database-url');
   const throwaway = `cairn_bench_${label}_${process.pid}`;
-  let databaseUrl: string | undefined;
+  let databaseUrl = options.storage?.databaseUrl;
   if (adminUrl) {
     await adminQuery(adminUrl, `CREATE DATABASE ${throwaway}`);
     const u = new URL(adminUrl);
     u.pathname = `/${throwaway}`;
     databaseUrl = u.toString();
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
+  const dataDir = options.storage?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
   const args = options.built
     ? ['--max-semi-space-size=4', 'apps/api/dist/server.js']
     : ['--import', 'tsx', 'apps/api/src/server.ts'];
@@ -67,7 +73,7 @@ export async function startServerProcess(
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.storage) fs.rmSync(dataDir, { recursive: true, force: true });
     if (adminUrl) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${throwaway} WITH (FORCE)`);
   }
 

@@ -1,3 +1,4 @@
+import { ask } from './ask';
 import { type apiHelpers, expect, type TestUser, test } from './fixtures';
 import { uploadHandbook } from './handbook';
 import { expectNoSidewaysScroll, shoot } from './look';
@@ -6,38 +7,6 @@ import { visitorConversation } from './widget-visitor';
 const SHOP = 'https://shop.example.com';
 
 type Api = ReturnType<typeof apiHelpers>;
-
-/** Asks in a new chatroom through the chat API and waits for the finished answer. */
-async function ask(api: Api, user: TestUser, appId: string, question: string) {
-  const me = await api.call<{ sender_identifier: string }>('GET', '/api/me/', { token: user.token });
-  const sent = await api.call<{ chatroom: { uuid: string }; answer: { uuid: string } }>(
-    'POST',
-    `/api/applications/${appId}/chatrooms/send-message/`,
-    {
-      token: user.token,
-      json: {
-        chatroom_identifier: 'new_chat',
-        message: question,
-        sender_identifier: me.body.sender_identifier,
-        metadata: { source: 'web' },
-        send_to_user: false,
-      },
-    },
-  );
-  expect(sent.status).toBe(201);
-  const { chatroom, answer } = sent.body;
-  await expect
-    .poll(async () => {
-      const res = await api.call<{ messages: Array<{ uuid: string; status: string }> }>(
-        'GET',
-        `/api/applications/${appId}/chatrooms/${chatroom.uuid}/messages/`,
-        { token: user.token },
-      );
-      return res.body.messages.find((m) => m.uuid === answer.uuid)?.status;
-    })
-    .toBe('complete');
-  return { chatroom: chatroom.uuid, answer: answer.uuid };
-}
 
 /** A widget visitor on the shop asks for a person (as the widget does). */
 async function visitorWaiting(api: Api, user: TestUser, baseUrl: string, appId: string) {

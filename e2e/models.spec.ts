@@ -83,6 +83,25 @@ test('connect a provider, test it, pick its models and choose them for an applic
   ).toBeVisible();
   await checkMainA11y(page);
 
+  // Prices per million tokens of the text model (for the analytics' estimated cost); none on embeddings.
+  const prices = card.getByRole('form', { name: 'Prices of llama3.2:3b' });
+  const input = prices.getByLabel('Input per 1M tokens');
+  await input.fill('-1');
+  await prices.getByLabel('Output per 1M tokens').fill('0.6');
+  // The browser refuses a negative price before it is sent (the API would too).
+  await prices.getByRole('button', { name: 'Save prices' }).click();
+  expect(await input.evaluate((el: HTMLInputElement) => el.validity.rangeUnderflow)).toBe(true);
+  await expect(prices.getByRole('status')).toHaveCount(0);
+  await input.fill('0.15');
+  await prices.getByRole('button', { name: 'Save prices' }).click();
+  await expect(prices.getByRole('status')).toHaveText('Saved');
+  await page.reload();
+  await expect(prices.getByLabel('Input per 1M tokens')).toHaveValue('0.15');
+  await expect(prices.getByLabel('Output per 1M tokens')).toHaveValue('0.6');
+  await expect(card.getByRole('form', { name: 'Prices of nomic-embed-text' })).toHaveCount(0);
+  await checkMainA11y(page);
+  await shoot(page, 'models-prices');
+
   // A wrong key: the connection test says so in words.
   await card.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('dialog').getByLabel('API key').fill('sk-wrong-key-0000');

@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
+import analyticsRoutes from './modules/analytics/routes.ts';
 import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
@@ -134,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(knowledgeSearchRoutes);
   await app.register(chatroomRoutes);
   await app.register(attentionRoutes);
+  await app.register(analyticsRoutes);
   await app.register(navigationRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,

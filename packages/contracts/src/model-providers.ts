@@ -35,6 +35,9 @@ export const ZProviderModel = z.object({
   /** The model's id as the provider's API names it, e.g. `gpt-4o-mini`, `nomic-embed-text`. */
   name: z.string(),
   model_type: ZModelType,
+  /** What the owner pays per million tokens, for the analytics' estimated cost; null: not entered. */
+  input_price_per_million: z.number().nullable(),
+  output_price_per_million: z.number().nullable(),
   created_at: z.string(),
 });
 export type TProviderModel = z.infer<typeof ZProviderModel>;
@@ -83,6 +86,20 @@ export const ZAddProviderModelRequest = z.object({
   model_type: ZModelType,
 });
 export type TAddProviderModelRequest = z.infer<typeof ZAddProviderModelRequest>;
+
+/** The most a price per million tokens may be (any currency): beyond it is a typing mistake. */
+export const MODEL_PRICE_MAX = 1_000_000;
+const ZPricePerMillion = z
+  .number({ error: 'Must be a number' })
+  .min(0, 'At least 0')
+  .max(MODEL_PRICE_MAX, `At most ${MODEL_PRICE_MAX.toLocaleString('en')}`)
+  .nullable();
+/** A model's prices per million tokens; null clears one, an absent field stays as it is. */
+export const ZUpdateProviderModelRequest = z.object({
+  input_price_per_million: ZPricePerMillion.optional(),
+  output_price_per_million: ZPricePerMillion.optional(),
+});
+export type TUpdateProviderModelRequest = z.infer<typeof ZUpdateProviderModelRequest>;
 
 /** The result of "test connection": whether the provider answered, and the models it lists. */
 export const ZTestConnectionResponse = z.object({

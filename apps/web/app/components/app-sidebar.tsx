@@ -3,6 +3,7 @@ import {
   BellIcon,
   BookOpenIcon,
   BoxIcon,
+  ChartColumnIcon,
   CheckIcon,
   ChevronsUpDownIcon,
   CpuIcon,
@@ -110,6 +111,10 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
                   <span className="sr-only"> {attentionCount === 1 ? 'item' : 'items'}</span>
                 </span>
               ) : null}
+            </NavLink>
+            <NavLink to={`${base}/analytics`} className={linkClass}>
+              <ChartColumnIcon aria-hidden="true" />
+              Analytics
             </NavLink>
             <NavLink to={`${base}/knowledge-base`} className={linkClass}>
               <BookOpenIcon aria-hidden="true" />

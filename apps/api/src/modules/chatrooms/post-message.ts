@@ -9,6 +9,7 @@ import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
+import { countHumanReply } from '../analytics/record-analytics.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { emitConversationCreated, emitMessageCreated } from '../webhooks/product-events.ts';
 import { publishChatEvent } from './publish-chat-event.ts';
@@ -141,6 +142,9 @@ export async function postMessage(
     const where = { application, chatroom: result.room };
     if (!chatroom) await emitConversationCreated(app, where);
     await emitMessageCreated(app, where, result.message);
+    // The owner's first reply to a visitor waiting for a person answers the handoff.
+    if (takeOver && chatroom.waitingSince)
+      await countHumanReply(app, where, result.message, chatroom.waitingSince);
   })();
   await announced;
   if (!slot && result.answer) await wakeAnswerWorkers(app);

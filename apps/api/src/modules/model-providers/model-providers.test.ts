@@ -240,6 +240,46 @@ describe('model providers', () => {
     expect(noEmbeddings.body.errors.model_type[0]).toMatch(/no embedding/);
   });
 
+  it("sets and clears a model's prices per million tokens, within 0 to 1,000,000", async () => {
+    const provider = (
+      await create(alice, { kind: 'openai_compatible', name: 'Priced', base_url: fake.url, api_key: KEY })
+    ).body;
+    const models = `/api/model-providers/${provider.uuid}/models/`;
+    const added = await t.call('POST', models, {
+      token: alice,
+      json: { name: 'gpt-fake', model_type: 'text' },
+    });
+    expect(added.body).toMatchObject({ input_price_per_million: null, output_price_per_million: null });
+    const path = `${models}${added.body.uuid}/`;
+    const priced = await t.call('PATCH', path, {
+      token: alice,
+      json: { input_price_per_million: 0.15, output_price_per_million: 0.6 },
+    });
+    expect(priced.status).toBe(200);
+    expect(priced.body).toMatchObject({ input_price_per_million: 0.15, output_price_per_million: 0.6 });
+    // An absent field stays; null clears.
+    const cleared = await t.call('PATCH', path, { token: alice, json: { output_price_per_million: null } });
+    expect(cleared.body).toMatchObject({ input_price_per_million: 0.15, output_price_per_million: null });
+    const read = await t.call('GET', `/api/model-providers/${provider.uuid}/`, { token: alice });
+    expect(read.body.models[0]).toMatchObject({
+      input_price_per_million: 0.15,
+      output_price_per_million: null,
+    });
+
+    for (const bad of [-1, 1_000_001, '1', true, { x: 1 }]) {
+      const res = await t.call('PATCH', path, { token: alice, json: { input_price_per_million: bad } });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.errors).toHaveProperty('input_price_per_million');
+    }
+    expect((await t.call('PATCH', path, { token: bob, json: { input_price_per_million: 1 } })).status).toBe(
+      404,
+    );
+    const unknown = `${models}${crypto.randomUUID()}/`;
+    expect(
+      (await t.call('PATCH', unknown, { token: alice, json: { input_price_per_million: 1 } })).status,
+    ).toBe(404);
+  });
+
   it("answers 404 for another user's provider on every operation, and 401 without a token", async () => {
     const mine = (
       await create(alice, { kind: 'openai_compatible', name: 'Mine', base_url: fake.url, api_key: KEY })

@@ -1,9 +1,10 @@
-import type { TAddProviderModelRequest } from '@cairn/contracts/model-providers';
+import type { TAddProviderModelRequest, TUpdateProviderModelRequest } from '@cairn/contracts/model-providers';
 import type { Db } from '@cairn/db/client';
 import { providerModels } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { AppError, fieldError, notFound } from '../../lib/app-error.ts';
 import { findModelProvider } from './find-model-provider.ts';
+import { serializeProviderModel } from './serialize-model-provider.ts';
 
 /** Adds a model (entered by hand or picked from "test connection") to the caller's provider. */
 export async function addProviderModel(
@@ -30,12 +31,32 @@ export async function addProviderModel(
       },
     );
   }
-  return {
-    uuid: row.uuid,
-    name: row.name,
-    model_type: row.modelType,
-    created_at: row.createdAt.toISOString(),
-  };
+  return serializeProviderModel(row);
+}
+
+/** Sets or clears the prices per million tokens the analytics estimate a model's cost with. */
+export async function updateProviderModel(
+  db: Db,
+  ownerId: number,
+  ids: { providerId: string; modelId: string },
+  input: TUpdateProviderModelRequest,
+) {
+  const provider = await findModelProvider(db, ownerId, ids.providerId);
+  const [row] = await db
+    .update(providerModels)
+    .set({
+      ...(input.input_price_per_million !== undefined && {
+        inputPricePerMillion: input.input_price_per_million,
+      }),
+      ...(input.output_price_per_million !== undefined && {
+        outputPricePerMillion: input.output_price_per_million,
+      }),
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(providerModels.uuid, ids.modelId), eq(providerModels.providerId, provider.id)))
+    .returning();
+  if (!row) throw notFound('Model not found.');
+  return serializeProviderModel(row);
 }
 
 export async function removeProviderModel(db: Db, ownerId: number, providerUuid: string, modelUuid: string) {

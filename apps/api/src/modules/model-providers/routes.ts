@@ -10,6 +10,7 @@ import {
   ZProviderParams,
   ZTestConnectionResponse,
   ZUpdateModelProviderRequest,
+  ZUpdateProviderModelRequest,
 } from '@cairn/contracts/model-providers';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,7 +22,7 @@ import { createModelProvider } from './create-model-provider.ts';
 import { findModelProvider, modelsOf } from './find-model-provider.ts';
 import { listAvailableModels } from './list-available-models.ts';
 import { listModelProviders } from './list-model-providers.ts';
-import { addProviderModel, removeProviderModel } from './provider-models.ts';
+import { addProviderModel, removeProviderModel, updateProviderModel } from './provider-models.ts';
 import { serializeModelProvider } from './serialize-model-provider.ts';
 import { testProviderConnection } from './test-provider-connection.ts';
 import { deleteModelProvider, updateModelProvider } from './update-model-provider.ts';
@@ -127,6 +128,22 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
       reply.status(201);
       return addProviderModel(app.db, request.user.id, request.params.providerId, request.body);
     },
+  );
+
+  app.patch(
+    `${one}models/:modelId/`,
+    {
+      schema: {
+        ...base,
+        description:
+          'Sets (or clears with null) what the owner pays per million input and output tokens of the ' +
+          "model, in their currency: the analytics' estimated cost.",
+        params: ZProviderModelParams,
+        body: ZUpdateProviderModelRequest,
+        response: { 200: ZProviderModel, ...errors },
+      },
+    },
+    (request) => updateProviderModel(app.db, request.user.id, request.params, request.body),
   );
 
   app.delete(

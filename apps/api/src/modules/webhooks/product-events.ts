@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { countConversation, countHandoffRequested, countMessage } from '../analytics/record-analytics.ts';
 import {
   type ChatroomRow,
   type MessageRow,
@@ -29,6 +30,7 @@ interface Where {
 /** `conversation.created`: a new chatroom, whatever its source. */
 export async function emitConversationCreated(app: FastifyInstance, { application, chatroom }: Where) {
   await notifyConversationStarted(app, { application, chatroom });
+  await countConversation(app, { application, chatroom });
   return emitWebhookEvent(app, application.ownerId, {
     type: 'conversation.created',
     data: { application_uuid: application.uuid, chatroom: serializeChatroom(chatroom) },
@@ -42,6 +44,7 @@ export async function emitMessageCreated(
   row: MessageRow,
 ) {
   await notifyMessage(app, { application, chatroom }, row);
+  await countMessage(app, { application, chatroom }, row);
   return emitWebhookEvent(app, application.ownerId, {
     type: 'message.created',
     data: {
@@ -75,6 +78,7 @@ export async function emitFeedbackCreated(
 /** `handoff.requested`: a widget visitor asked for a person. */
 export async function emitHandoffRequested(app: FastifyInstance, { application, chatroom }: Where) {
   await notifyHandoff(app, { application, chatroom });
+  await countHandoffRequested(app, { application, chatroom });
   return emitWebhookEvent(app, application.ownerId, {
     type: 'handoff.requested',
     data: {

@@ -12,6 +12,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { notFound } from '../../lib/app-error.ts';
+import { countRating } from '../analytics/record-analytics.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
 import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
@@ -119,6 +120,7 @@ export async function setVisitorFeedback(
     .returning();
   const where = { application: visitor.application, chatroom: found.chatroom };
   const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row!);
+  await countRating(app, where, row!, found.message.feedback);
   if (feedback !== found.message.feedback) await emitFeedbackCreated(app, where, row!);
   return widgetMessageOf(message, visitor.widget.show_sources);
 }

@@ -7,6 +7,7 @@ import {
   ZAddProviderModelRequest,
   ZCreateModelProviderRequest,
   ZUpdateModelProviderRequest,
+  ZUpdateProviderModelRequest,
 } from '@cairn/contracts/model-providers';
 import { data } from 'react-router';
 import { z } from 'zod';
@@ -19,7 +20,7 @@ import { type FormErrors, formErrorsOf } from '../../lib/api-error';
  */
 export type ModelsActionData =
   | {
-      intent: 'create' | 'update' | 'delete' | 'add-model' | 'remove-model';
+      intent: 'create' | 'update' | 'delete' | 'add-model' | 'remove-model' | 'set-prices';
       providerId: string | null;
       ok: true;
       message: string;
@@ -27,7 +28,7 @@ export type ModelsActionData =
   | { intent: 'test'; providerId: string; ok: true; test: TTestConnectionResponse }
   | { intent: string; providerId: string | null; ok: false; errors: FormErrors };
 
-const ZIntent = z.enum(['create', 'update', 'delete', 'test', 'add-model', 'remove-model']);
+const ZIntent = z.enum(['create', 'update', 'delete', 'test', 'add-model', 'remove-model', 'set-prices']);
 const ZProviderId = z.uuid();
 
 function fields(form: FormData): Record<string, string> {
@@ -35,6 +36,10 @@ function fields(form: FormData): Record<string, string> {
   for (const [key, value] of form.entries()) if (typeof value === 'string') raw[key] = value;
   return raw;
 }
+
+/** A price field of the form: blank is "not entered" (null); anything else must read as a number. */
+const priceOf = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? null : Number(value);
 
 function invalid(intent: string, providerId: string | null, issues: z.core.$ZodIssue[]) {
   const fieldErrors: Record<string, string> = {};
@@ -133,6 +138,29 @@ export async function modelsAction(api: ApiClient, form: FormData) {
         return { intent: 'remove-model', providerId, ok: true, message: 'Model removed' } as const;
       } catch (error) {
         return failed('remove-model', providerId, error, []);
+      }
+    }
+    case 'set-prices': {
+      const modelId = ZProviderId.safeParse(raw.modelId);
+      if (!modelId.success) throw data(null, { status: 400 });
+      const parsed = ZUpdateProviderModelRequest.safeParse({
+        input_price_per_million: priceOf(raw.input_price_per_million),
+        output_price_per_million: priceOf(raw.output_price_per_million),
+      });
+      if (!parsed.success) return invalid('set-prices', providerId, parsed.error.issues);
+      try {
+        const model = await api.patch<TProviderModel>(`${base}models/${modelId.data}/`, parsed.data);
+        return {
+          intent: 'set-prices',
+          providerId,
+          ok: true,
+          message: `Prices of ${model.name} saved`,
+        } as const;
+      } catch (error) {
+        return failed('set-prices', providerId, error, [
+          'input_price_per_million',
+          'output_price_per_million',
+        ]);
       }
     }
   }

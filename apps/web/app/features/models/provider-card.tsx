@@ -17,6 +17,7 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { PROVIDER_KIND_LABELS } from '../../lib/contract-constants';
+import { ModelPricesForm } from './model-prices-form';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';
 import { ProviderFormDialog } from './provider-form-dialog';
@@ -134,25 +135,29 @@ function ModelRow({
 }) {
   const fetcher = useFetcher<ModelsActionData>({ key: `remove-${model.uuid}` });
   return (
-    <li className="flex items-center justify-between gap-3 px-3 py-2">
-      <span className="flex min-w-0 items-center gap-2">
-        <span className="truncate font-mono text-sm">{model.name}</span>
-        <Badge variant="outline">{MODEL_TYPE_LABELS[model.model_type]}</Badge>
-      </span>
-      <fetcher.Form method="post">
-        <input type="hidden" name="intent" value="remove-model" />
-        <input type="hidden" name="providerId" value={provider.uuid} />
-        <input type="hidden" name="modelId" value={model.uuid} />
-        <Button
-          type="submit"
-          variant="ghost"
-          size="sm"
-          disabled={fetcher.state !== 'idle'}
-          aria-label={`Remove ${model.name}`}
-        >
-          <XIcon aria-hidden="true" />
-        </Button>
-      </fetcher.Form>
+    <li className="grid gap-2 px-3 py-2">
+      <div className="flex items-center justify-between gap-3">
+        <span className="flex min-w-0 items-center gap-2">
+          <span className="truncate font-mono text-sm">{model.name}</span>
+          <Badge variant="outline">{MODEL_TYPE_LABELS[model.model_type]}</Badge>
+        </span>
+        <fetcher.Form method="post">
+          <input type="hidden" name="intent" value="remove-model" />
+          <input type="hidden" name="providerId" value={provider.uuid} />
+          <input type="hidden" name="modelId" value={model.uuid} />
+          <Button
+            type="submit"
+            variant="ghost"
+            size="sm"
+            disabled={fetcher.state !== 'idle'}
+            aria-label={`Remove ${model.name}`}
+          >
+            <XIcon aria-hidden="true" />
+          </Button>
+        </fetcher.Form>
+      </div>
+      {/* Only answers spend counted tokens: an embedding model has no price here. */}
+      {model.model_type === 'text' ? <ModelPricesForm providerId={provider.uuid} model={model} /> : null}
     </li>
   );
 }

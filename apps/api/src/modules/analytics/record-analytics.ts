@@ -1,0 +1,184 @@
+import {
+  ASSISTANT_SENDER,
+  isVisitorSender,
+  type TAnswerMetadata,
+  type TFeedback,
+} from '@cairn/contracts/chat';
+import type { Db } from '@cairn/db/client';
+import {
+  analyticsAnswers,
+  analyticsCitations,
+  analyticsDays,
+  analyticsHumanReplies,
+  analyticsQuestions,
+  analyticsVisitors,
+} from '@cairn/db/schema';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { questionTokens } from '../attention/question-similarity.ts';
+import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
+import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
+
+/**
+ * The analytics subscriber (decision 066): each product event adds to the daily rollups of
+ * `analytics.ts`, on the day the event happened in the owner's time zone. Counting is a courtesy to
+ * the owner: a failed write is logged and the chat goes on.
+ */
+type Counter =
+  | 'conversations'
+  | 'messages'
+  | 'ratedUp'
+  | 'ratedDown'
+  | 'notCovered'
+  | 'handoffsRequested'
+  | 'handoffsAnswered';
+interface Where {
+  application: { ownerId: number };
+  chatroom: ChatroomRow;
+}
+/** Questions are stored (and shown) up to this length, as in the inbox. */
+const QUESTION_CHARS = 2000;
+
+async function recording(app: FastifyInstance, what: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    app.log.warn({ err, what }, 'could not count an event in the analytics');
+  }
+}
+
+async function dayOf(app: FastifyInstance, ownerId: number, at: Date): Promise<string> {
+  return localDate(at, await ownerTimeZone(app.db, ownerId));
+}
+
+/** Adds `by` (maybe negative) to a day's counter; never below zero, so a rating counted before analytics existed cannot go negative. */
+function bump(db: Db, applicationId: number, day: string, counter: Counter, by = 1) {
+  const column = analyticsDays[counter];
+  return db
+    .insert(analyticsDays)
+    .values({ applicationId, day, [counter]: Math.max(by, 0) })
+    .onConflictDoUpdate({
+      target: [analyticsDays.applicationId, analyticsDays.day],
+      set: { [counter]: sql`greatest(${column} + ${by}, 0)` },
+    });
+}
+
+/** `conversation.created`: counted on the day it started, the date the log's from/to filter. */
+export function countConversation(app: FastifyInstance, { application, chatroom }: Where) {
+  return recording(app, 'conversation', async () => {
+    const day = await dayOf(app, application.ownerId, chatroom.createdAt);
+    await bump(app.db, chatroom.applicationId, day, 'conversations');
+  });
+}
+
+/**
+ * `message.created`: a question, an owner's reply or a notice, or an answer that reached its final
+ * status. A message counts once (a regenerated answer is the same message); every finished run of an
+ * answer counts as an answer given: its first token, its tokens (spent again), whether it was
+ * covered and what it cited.
+ */
+export function countMessage(app: FastifyInstance, { application, chatroom }: Where, row: MessageRow) {
+  return recording(app, 'message', async () => {
+    const applicationId = chatroom.applicationId;
+    const day = await dayOf(app, application.ownerId, row.createdAt);
+    await app.db.transaction(async (tx) => {
+      if (row.run === 0) await bump(tx, applicationId, day, 'messages');
+      if (row.senderIdentifier === ASSISTANT_SENDER) await countAnswer(tx, applicationId, day, row);
+      else await countQuestion(tx, applicationId, day, row);
+    });
+  });
+}
+
+async function countQuestion(db: Db, applicationId: number, day: string, row: MessageRow) {
+  if (isVisitorSender(row.senderIdentifier)) {
+    await db
+      .insert(analyticsVisitors)
+      .values({ applicationId, day, visitor: row.senderIdentifier })
+      .onConflictDoNothing();
+  }
+  // The owner's reply to a visitor is no question to the assistant.
+  if (row.metadata.send_to_user === true) return;
+  const question = row.message.trim().slice(0, QUESTION_CHARS);
+  if (!question) return;
+  await db
+    .insert(analyticsQuestions)
+    .values({ applicationId, day, question, tokens: questionTokens(question) });
+}
+
+async function countAnswer(db: Db, applicationId: number, day: string, row: MessageRow) {
+  const metadata = row.metadata as TAnswerMetadata;
+  // Notices (a hand-back's message) are no answers: only an answer names its model.
+  if (!metadata.model) return;
+  const builtin = metadata.model.provider === 'builtin';
+  await db.insert(analyticsAnswers).values({
+    applicationId,
+    day,
+    firstTokenMs: metadata.first_token_ms ?? null,
+    modelUuid: builtin ? null : metadata.model.uuid,
+    modelName: metadata.model.name,
+    inputTokens: metadata.usage?.input_tokens ?? 0,
+    outputTokens: metadata.usage?.output_tokens ?? 0,
+  });
+  // The same rule as the inbox's unanswered questions (record-unanswered.ts).
+  if (row.status === 'complete' && metadata.not_covered === true)
+    await bump(db, applicationId, day, 'notCovered');
+  // An item cited by several passages of one answer is cited once by it.
+  const items = new Map((metadata.sources ?? []).map((s) => [s.item_uuid, s.item_title]));
+  if (items.size === 0) return;
+  await db
+    .insert(analyticsCitations)
+    .values([...items].map(([itemUuid, title]) => ({ applicationId, day, itemUuid, title, citations: 1 })))
+    .onConflictDoUpdate({
+      target: [analyticsCitations.applicationId, analyticsCitations.day, analyticsCitations.itemUuid],
+      set: { citations: sql`${analyticsCitations.citations} + 1`, title: sql`excluded.title` },
+    });
+}
+
+/**
+ * A rating set, changed or cleared: the old one is taken back and the new one added, both on the
+ * day of the answer (the day the log lists it under).
+ */
+export function countRating(
+  app: FastifyInstance,
+  { application, chatroom }: Where,
+  answer: MessageRow,
+  previous: TFeedback | null,
+) {
+  if (previous === answer.feedback) return Promise.resolve();
+  return recording(app, 'rating', async () => {
+    const day = await dayOf(app, application.ownerId, answer.createdAt);
+    const counter = (feedback: TFeedback): Counter => (feedback === 'up' ? 'ratedUp' : 'ratedDown');
+    await app.db.transaction(async (tx) => {
+      if (previous) await bump(tx, chatroom.applicationId, day, counter(previous), -1);
+      if (answer.feedback) await bump(tx, chatroom.applicationId, day, counter(answer.feedback));
+    });
+  });
+}
+
+/** `handoff.requested`: counted on the day the visitor asked. */
+export function countHandoffRequested(app: FastifyInstance, { application, chatroom }: Where) {
+  return recording(app, 'handoff requested', async () => {
+    const day = await dayOf(app, application.ownerId, chatroom.waitingSince ?? new Date());
+    await bump(app.db, chatroom.applicationId, day, 'handoffsRequested');
+  });
+}
+
+/**
+ * The owner's first reply to a visitor who waited for a person (`waitingSince` as it was before the
+ * reply): a handoff answered, and how long the visitor waited, on the day of the reply.
+ */
+export function countHumanReply(
+  app: FastifyInstance,
+  { application, chatroom }: Where,
+  reply: MessageRow,
+  waitingSince: Date,
+) {
+  return recording(app, 'human reply', async () => {
+    const day = await dayOf(app, application.ownerId, reply.createdAt);
+    const waitMs = Math.max(0, reply.createdAt.getTime() - waitingSince.getTime());
+    await app.db.transaction(async (tx) => {
+      await bump(tx, chatroom.applicationId, day, 'handoffsAnswered');
+      await tx.insert(analyticsHumanReplies).values({ applicationId: chatroom.applicationId, day, waitMs });
+    });
+  });
+}
