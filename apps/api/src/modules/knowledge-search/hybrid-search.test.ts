@@ -95,6 +95,29 @@ describe('knowledge search with a provider embedding model', () => {
     expect(fake.requests.filter((r) => r.path === '/embeddings').length).toBe(before + 1);
   });
 
+  it('leaves a switched-off item out of the vector ranking too, and brings it back', async () => {
+    const list = await t.call<Array<{ uuid: string; title: string }>>(
+      'GET',
+      `/api/applications/${appUuid}/knowledge/`,
+      { token },
+    );
+    const bread = list.body.find((item) => item.title === 'Passage 1')!.uuid;
+    const toggle = (enabled: boolean) =>
+      t.call('PATCH', `/api/applications/${appUuid}/knowledge/${bread}/`, { token, json: { enabled } });
+    const titles = async () => {
+      const res = await t.call('POST', `/api/applications/${appUuid}/knowledge/search/`, {
+        token,
+        json: { query: PASSAGES[1], top_k: 3 },
+      });
+      return res.body.results.map((r: { item_title: string }) => r.item_title).sort();
+    };
+    expect((await toggle(false)).status).toBe(200);
+    // The vector ranking returns every chunk it may: the two others, not Passage 1.
+    expect(await titles()).toEqual(['Passage 0', 'Passage 2']);
+    expect((await toggle(true)).status).toBe(200);
+    expect(await titles()).toEqual(['Passage 0', 'Passage 1', 'Passage 2']);
+  });
+
   it('answers a provider failure during search with the error body, without the key', async () => {
     fake.set({ apiKey: 'sk-rotated' });
     const res = await t.call('POST', `/api/applications/${appUuid}/knowledge/search/`, {
