@@ -213,13 +213,21 @@ export async function retrieveWith(
   topK: number,
 ): Promise<Passage[]> {
   if (query.trim() === '' || topK <= 0) return [];
-  const candidates = Math.max(topK * 2, MIN_CANDIDATES);
+  const candidates = candidatesFor(topK);
   const [lexical, semantic] = await Promise.all([
     lexicalSearch(database, applicationId, query, candidates),
     embedder ? semanticSearch(database, applicationId, embedder, query, candidates) : [],
   ]);
   const fused = fuseByReciprocalRank([lexical, semantic]).slice(0, topK);
   return loadPassages(database, applicationId, fused);
+}
+
+/**
+ * How many candidates each ranking gives for `topK` results: two retrievals with the same count
+ * rank alike, so the first results of the larger one are the smaller one's results.
+ */
+export function candidatesFor(topK: number): number {
+  return Math.max(topK * 2, MIN_CANDIDATES);
 }
 
 async function semanticSearch(
