@@ -53,9 +53,16 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
       aria-busy={deleting}
     >
       <ItemTypeIcon type={item.type} />
-      <div className={cn('grid min-w-0 flex-1 gap-1', !item.enabled && 'opacity-60')}>
+      <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-          <span className="min-w-0 max-w-full truncate font-medium" title={item.title}>
+          {/* Off: a muted title (text keeps its contrast, so not by opacity) and an "Off" badge. */}
+          <span
+            className={cn(
+              'min-w-0 max-w-full truncate font-medium',
+              !item.enabled && 'text-muted-foreground',
+            )}
+            title={item.title}
+          >
             {item.title}
           </span>
           <ItemStatusBadge item={item} />
