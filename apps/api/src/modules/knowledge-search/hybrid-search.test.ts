@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vectorSearch } from '../../rag/vector-search.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -112,6 +113,28 @@ describe('knowledge search with a provider embedding model', () => {
       return res.body.results.map((r: { item_title: string }) => r.item_title).sort();
     };
     expect((await toggle(false)).status).toBe(200);
+    // The vector ranking itself (passages are loaded with `enabled` checked again): Passage 1's
+    // own vector finds everything but Passage 1.
+    const { rows } = await t.database.query<{
+      chunk_id: number;
+      application_id: number;
+      model_id: string;
+      embedding: string;
+    }>(
+      `SELECT v.chunk_id, v.application_id, v.model_id, v.embedding::text AS embedding
+       FROM knowledge_chunk_vectors v JOIN knowledge_chunks c ON c.id = v.chunk_id
+       JOIN knowledge_items i ON i.id = c.item_id WHERE i.uuid = $1`,
+      [bread],
+    );
+    const own = rows[0]!;
+    const ranked = await vectorSearch(t.database, {
+      applicationId: own.application_id,
+      modelId: own.model_id,
+      vector: JSON.parse(own.embedding) as number[],
+      limit: 10,
+    });
+    expect(ranked).toHaveLength(PASSAGES.length - 1);
+    expect(ranked.map((r) => r.id)).not.toContain(own.chunk_id);
     // The vector ranking returns every chunk it may: the two others, not Passage 1.
     expect(await titles()).toEqual(['Passage 0', 'Passage 2']);
     expect((await toggle(true)).status).toBe(200);

@@ -7,10 +7,11 @@ import type { Database } from '@cairn/db/client';
 import { TOP_K } from '../../answer/answer-message.ts';
 import { judgeRelevance, sameTerm, type WeightedTerm } from '../../answer/relevance.ts';
 import { termsOf } from '../../answer/terms.ts';
-import { passageSimilarity } from '../../rag/passage-similarity.ts';
-import { candidatesFor, retrieve } from '../../rag/retrieve.ts';
+import { resolveEmbedder } from '../../rag/embed.ts';
+import { similarityBy } from '../../rag/passage-similarity.ts';
+import { candidatesFor, retrieveWith } from '../../rag/retrieve.ts';
 import { termStatistics } from '../../rag/term-statistics.ts';
-import type { Passage } from '../../rag/types.ts';
+import type { Embedder, Passage } from '../../rag/types.ts';
 import { findApplication } from '../applications/find-application.ts';
 
 /** The most words a declined decision names. */
@@ -28,22 +29,24 @@ export async function searchKnowledge(
   input: TKnowledgeSearchRequest,
 ): Promise<TKnowledgeSearchResponse> {
   const found = await findApplication(database.db, ownerId, appUuid);
-  const application = { id: found.id, llmModels: found.llmModels };
+  const resolved = await resolveEmbedder(database, found.llmModels);
+  const embedder = resolved && embeddingOnce(resolved);
   // One retrieval serves both when the larger ranks like the answers' own (same candidate count).
   const wanted = Math.max(input.top_k, TOP_K);
-  const passages = await retrieve(database, application, input.query, wanted);
+  const passages = await retrieveWith(database, found.id, embedder, input.query, wanted);
   const answerPassages =
     candidatesFor(wanted) === candidatesFor(TOP_K)
       ? passages.slice(0, TOP_K)
-      : await retrieve(database, application, input.query, TOP_K);
+      : await retrieveWith(database, found.id, embedder, input.query, TOP_K);
   const shown = passages.slice(0, input.top_k);
   const read = [...new Map([...shown, ...answerPassages].map((p) => [p.chunk_id, p])).values()];
   const [stats, similarity] = await Promise.all([
-    read.length ? termStatistics(database, application.id, input.query) : null,
-    read.length
-      ? passageSimilarity(
+    read.length ? termStatistics(database, found.id, input.query) : null,
+    embedder
+      ? similarityBy(
           database,
-          application,
+          found.id,
+          embedder,
           input.query,
           read.map((p) => p.chunk_id),
         )
@@ -64,6 +67,24 @@ export async function searchKnowledge(
     decision: {
       answered: decision.covered,
       missing: decision.covered ? [] : missingWords(input.query, explained.weighted, best),
+    },
+  };
+}
+
+/** The embedding model, asked for each text's vector once: retrieval and the decision both need the query's. */
+function embeddingOnce(embedder: Embedder): Embedder {
+  const vectors = new Map<string, Promise<number[][]>>();
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    embed(texts) {
+      const key = JSON.stringify(texts);
+      let embedded = vectors.get(key);
+      if (!embedded) {
+        embedded = embedder.embed(texts);
+        vectors.set(key, embedded);
+      }
+      return embedded;
     },
   };
 }

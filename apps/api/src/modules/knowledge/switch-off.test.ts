@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_COVERED_ANSWERS } from '../../answer/no-answer.ts';
 import { lexicalIndexState, warmLexicalIndex } from '../../rag/lexical-index.ts';
-import { lexicalSearchSql } from '../../rag/retrieve.ts';
+import { lexicalSearch, lexicalSearchSql } from '../../rag/retrieve.ts';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -12,14 +12,14 @@ import { listedItems } from '../mcp/knowledge-text.ts';
  * in-process copy of the postings, BM25 in SQL, vectors, answers), and back on with no re-index.
  */
 const WARRANTY = {
-  title: 'X200 manual',
-  text: '# Warranty\n\nThe X200 comes with a three-year warranty covering parts and labour. Register the device within 30 days.',
+  title: 'Lantern guide',
+  text: '# Guarantee\n\nThe storm lantern carries a five-year guarantee on its brass burner. Keep the receipt.',
 };
 const HOURS = {
-  title: 'Opening hours',
-  text: 'The shop opens at 9:00 from Monday to Friday and at 10:00 on Saturdays. It is closed on Sundays.',
+  title: 'Ferry timetable',
+  text: 'The ferry leaves the harbour at 7:15 on weekdays and at 8:30 on Sundays. It does not sail in gales.',
 };
-const QUESTION = 'How long is the warranty of the X200?';
+const QUESTION = 'How long is the guarantee of the storm lantern?';
 
 let t: TestApp;
 let owner: { token: string; user: { id: number } };
@@ -80,7 +80,7 @@ describe('switching an item off and on', () => {
   it('leaves it out of search and answers at once, and brings it back with the same chunks', async () => {
     // The in-process copy is current, so the first search after the switch would use it if it could.
     await warmLexicalIndex(t.database, applicationId);
-    const before = warrantyChunks(await search('warranty X200'));
+    const before = warrantyChunks(await search('guarantee lantern'));
     expect(before.length).toBeGreaterThan(0);
     await search(QUESTION);
     expect(lastDecision?.answered).toBe(true);
@@ -89,13 +89,15 @@ describe('switching an item off and on', () => {
 
     await switchTo(false);
     // The first search after the switch: the copy is out of date, BM25 in SQL answers.
-    expect(await search('warranty X200')).toEqual([]);
-    expect((await search('shop Saturdays')).map((r) => r.item_uuid)).toEqual([app.items[1]]);
-    expect(await lexicalSearchSql(t.database, applicationId, 'warranty X200', 50)).toEqual([]);
+    expect(await search('guarantee lantern')).toEqual([]);
+    expect((await search('ferry Sundays')).map((r) => r.item_uuid)).toEqual([app.items[1]]);
+    expect(await lexicalSearchSql(t.database, applicationId, 'guarantee lantern', 50)).toEqual([]);
     const off = await warmLexicalIndex(t.database, applicationId);
+    // The ranking itself, not only the passages loaded after it (which check `enabled` again).
     const searchesBefore = lexicalIndexState(t.database, applicationId)!.searches;
-    expect(warrantyChunks(await search('warranty X200'))).toEqual([]);
-    expect(lexicalIndexState(t.database, applicationId)!.searches).toBeGreaterThan(searchesBefore);
+    expect(await lexicalSearch(t.database, applicationId, 'guarantee lantern', 50)).toEqual([]);
+    expect(lexicalIndexState(t.database, applicationId)!.searches).toBe(searchesBefore + 1);
+    expect(warrantyChunks(await search('guarantee lantern'))).toEqual([]);
     expect(off?.chunkCount).toBe(2);
     // The retrieval test foretells what the answer does.
     await search(QUESTION);
@@ -105,7 +107,7 @@ describe('switching an item off and on', () => {
     expect(declined.metadata.sources).toEqual([]);
 
     await switchTo(true);
-    expect(warrantyChunks(await search('warranty X200'))).toEqual(before);
+    expect(warrantyChunks(await search('guarantee lantern'))).toEqual(before);
     const again = await ask(QUESTION);
     expect((again.metadata.sources as Array<{ item_uuid: string }>)[0]?.item_uuid).toBe(app.items[0]);
   });
