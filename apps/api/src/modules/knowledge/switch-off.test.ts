@@ -11,11 +11,11 @@ import { listedItems } from '../mcp/knowledge-text.ts';
  * Switching an item off takes it out of search and answers at once, on every path (the
  * in-process copy of the postings, BM25 in SQL, vectors, answers), and back on with no re-index.
  */
-const WARRANTY = {
+const GUIDE = {
   title: 'Lantern guide',
   text: '# Guarantee\n\nThe storm lantern carries a five-year guarantee on its brass burner. Keep the receipt.',
 };
-const HOURS = {
+const FERRY = {
   title: 'Ferry timetable',
   text: 'The ferry leaves the harbour at 7:15 on weekdays and at 8:30 on Sundays. It does not sail in gales.',
 };
@@ -31,7 +31,7 @@ beforeAll(async () => {
   t = await startTestApp();
   owner = await t.signUp();
   tab = await openChatSocket(t.url, owner.token);
-  app = await applicationWith(t, owner.token, [WARRANTY, HOURS]);
+  app = await applicationWith(t, owner.token, [GUIDE, FERRY]);
   const { rows } = await t.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [
     app.uuid,
   ]);
@@ -73,14 +73,14 @@ async function ask(message: string) {
   expect(res.status).toBe(201);
   return tab.finalOf(res.body.answer.uuid);
 }
-const warrantyChunks = (results: Array<{ item_uuid: string; chunk_id: number }>) =>
+const guideChunks = (results: Array<{ item_uuid: string; chunk_id: number }>) =>
   results.filter((r) => r.item_uuid === app.items[0]).map((r) => r.chunk_id);
 
 describe('switching an item off and on', () => {
   it('leaves it out of search and answers at once, and brings it back with the same chunks', async () => {
     // The in-process copy is current, so the first search after the switch would use it if it could.
     await warmLexicalIndex(t.database, applicationId);
-    const before = warrantyChunks(await search('guarantee lantern'));
+    const before = guideChunks(await search('guarantee lantern'));
     expect(before.length).toBeGreaterThan(0);
     await search(QUESTION);
     expect(lastDecision?.answered).toBe(true);
@@ -97,7 +97,7 @@ describe('switching an item off and on', () => {
     const searchesBefore = lexicalIndexState(t.database, applicationId)!.searches;
     expect(await lexicalSearch(t.database, applicationId, 'guarantee lantern', 50)).toEqual([]);
     expect(lexicalIndexState(t.database, applicationId)!.searches).toBe(searchesBefore + 1);
-    expect(warrantyChunks(await search('guarantee lantern'))).toEqual([]);
+    expect(guideChunks(await search('guarantee lantern'))).toEqual([]);
     expect(off?.chunkCount).toBe(2);
     // The retrieval test foretells what the answer does.
     await search(QUESTION);
@@ -107,7 +107,7 @@ describe('switching an item off and on', () => {
     expect(declined.metadata.sources).toEqual([]);
 
     await switchTo(true);
-    expect(warrantyChunks(await search('guarantee lantern'))).toEqual(before);
+    expect(guideChunks(await search('guarantee lantern'))).toEqual(before);
     const again = await ask(QUESTION);
     expect((again.metadata.sources as Array<{ item_uuid: string }>)[0]?.item_uuid).toBe(app.items[0]);
   });
