@@ -1,7 +1,8 @@
 import { index, layout, type RouteConfig, route } from '@react-router/dev/routes';
 
 /**
- * Every page of the web app (specification §2), plus the account flows and two form-only endpoints.
+ * Every page of the web app (specification §2), plus the account flows, form-only endpoints and an
+ * item's passages for the chunk view.
  * Parameter rules (appId a uuid, chatroomId a uuid or `new_chat`) are enforced by the default layout's loader.
  */
 export default [
@@ -29,5 +30,6 @@ export default [
   route('logout', 'routes/logout.tsx'),
   route('theme', 'routes/theme.tsx'),
   route('applications/create', 'routes/applications.create.tsx'),
+  route('applications/:appId/knowledge-base/:itemId/chunks', 'routes/knowledge-chunks.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

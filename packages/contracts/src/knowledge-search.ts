@@ -32,8 +32,31 @@ export const ZKnowledgeSearchResult = z.object({
   page: z.number().int().nullable(),
   /** Heading path of the passage (`Guide › Setup`), else null. */
   heading: z.string().nullable(),
+  /**
+   * How much of the question the passage holds, 0–100: the answers' relevance measure (the share
+   * of the question's weighted words in the passage, and within two consecutive sentences of it,
+   * averaged) × 100. Answers use a passage from RELEVANCE_THRESHOLD on (decision 071).
+   */
+  relevance: z.number().int().min(0).max(100),
+  /** Whether an answer to this question would use this passage. */
+  used: z.boolean(),
 });
 export type TKnowledgeSearchResult = z.infer<typeof ZKnowledgeSearchResult>;
 
-export const ZKnowledgeSearchResponse = z.object({ results: z.array(ZKnowledgeSearchResult) });
+/** What the answers would do with the question (their relevance decision, decisions 053 and 062). */
+export const ZKnowledgeSearchDecision = z.object({
+  /** True: answered from the passages marked `used`; false: declined as not covered. */
+  answered: z.boolean(),
+  /** When declined: the question's words the most relevant passage lacks (at most 8). */
+  missing: z.array(z.string()),
+});
+export type TKnowledgeSearchDecision = z.infer<typeof ZKnowledgeSearchDecision>;
+
+/** The relevance (0–100) from which answers use a passage (lower for one whose vector is very similar). */
+export const RELEVANCE_THRESHOLD = 59;
+
+export const ZKnowledgeSearchResponse = z.object({
+  results: z.array(ZKnowledgeSearchResult),
+  decision: ZKnowledgeSearchDecision,
+});
 export type TKnowledgeSearchResponse = z.infer<typeof ZKnowledgeSearchResponse>;

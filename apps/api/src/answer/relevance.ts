@@ -1,3 +1,4 @@
+import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search';
 import type { TermStatistics } from '../rag/term-statistics.ts';
 import type { Passage } from '../rag/types.ts';
 import { sentencesOf } from './sentences.ts';
@@ -6,9 +7,10 @@ import { termsOf } from './terms.ts';
 /**
  * The share of the question's weight (IDF) a passage must match to count as covering it,
  * calibrated on half of the SQuAD development articles and checked on the other half (decisions
- * 053, 062): below it the knowledge is judged not to cover the question.
+ * 053, 062): below it the knowledge is judged not to cover the question. The contracts hold it as
+ * 0–100, the scale the knowledge page's search shows (decision 071).
  */
-export const COVERED_THRESHOLD = 0.59;
+export const COVERED_THRESHOLD = RELEVANCE_THRESHOLD / 100;
 /**
  * With an embedding model, a passage whose vector is at least this similar to the question's
  * needs only this share of the threshold lexically: vectors catch paraphrases that share few words.
@@ -141,6 +143,11 @@ export interface RelevanceDecision {
   passages: Passage[];
   /** The question's weighted terms, for choosing the sentences that answer. */
   weighted: WeightedTerm[];
+  /**
+   * Chunk id → the passage's coverage (0–1): for every passage when asked (`every`), else only
+   * for those that could pass or be the best (the others are never read sentence by sentence).
+   */
+  coverage: Map<number, number>;
 }
 
 /**
@@ -154,9 +161,11 @@ export function judgeRelevance(
   passages: readonly Passage[],
   stats: TermStatistics | null,
   similarity?: ReadonlyMap<number, number>,
+  { every = false }: { every?: boolean } = {},
 ): RelevanceDecision {
   const terms = questionTerms(question, stats);
-  if (!terms.length) return { covered: false, score: 0, passages: [], weighted: [] };
+  const coverage = new Map<number, number>();
+  if (!terms.length) return { covered: false, score: 0, passages: [], weighted: [], coverage };
   const matches = termMatcher(terms);
   // Each passage is read once: what its title and heading match, and what the whole of it matches.
   const read = passages.map((p, rank) => {
@@ -191,10 +200,11 @@ export function judgeRelevance(
   let best = 0;
   const passing: Array<{ p: Passage; rank: number; coverage: number }> = [];
   for (const r of ranked) {
-    if (r.whole < r.needed && r.whole <= best) continue;
-    const coverage = (r.whole + nearCoverage(r.p.content, r.frame, share, matches)) / 2;
-    best = Math.max(best, coverage);
-    if (coverage >= r.needed) passing.push({ p: r.p, rank: r.rank, coverage });
+    if (!every && r.whole < r.needed && r.whole <= best) continue;
+    const covered = (r.whole + nearCoverage(r.p.content, r.frame, share, matches)) / 2;
+    coverage.set(r.p.chunk_id, covered);
+    best = Math.max(best, covered);
+    if (covered >= r.needed) passing.push({ p: r.p, rank: r.rank, coverage: covered });
   }
   passing.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
   return {
@@ -202,5 +212,6 @@ export function judgeRelevance(
     score: Math.round(best * 1000) / 1000,
     passages: passing.map((s) => s.p),
     weighted,
+    coverage,
   };
 }

@@ -8,7 +8,7 @@ import type { RankedChunk } from './retrieve.ts';
  *
  * The copy is exact for one version of the application's knowledge: `knowledge_index_stats.version`
  * is bumped, in the same statement, by every insert or delete of chunks (and postings only change
- * together with their chunks). A search first asks the database for the current version; the copy
+ * together with their chunks), and in the same transaction by switching an item off or on. A search first asks the database for the current version; the copy
  * is used only when it matches, otherwise BM25_SQL answers and a rebuild is started in the
  * background. Builds are throttled, so a knowledge base being filled item by item is not copied
  * again after each item.
@@ -34,6 +34,11 @@ export class LexicalIndex {
     private readonly postingTfs: Uint16Array,
     private readonly chunkIds: Int32Array,
     private readonly chunkLengths: Int32Array,
+    /**
+     * Per chunk position: 1 when its item is switched off (decision 071), null when none is. Part
+     * of the version: switching an item bumps `knowledge_index_stats.version` (update-item.ts).
+     */
+    private readonly switchedOff: Uint8Array | null,
     /** Approximate memory held, for the cache budget. */
     readonly bytes: number,
   ) {}
@@ -104,7 +109,9 @@ export class LexicalIndex {
       }
     }
 
-    const best = topChunks(scores, touched, limit);
+    const switchedOff = this.switchedOff;
+    const candidates = switchedOff ? touched.filter((chunk) => switchedOff[chunk] === 0) : touched;
+    const best = topChunks(scores, candidates, limit);
     const ranked = best.map((chunk) => ({ id: this.chunkIds[chunk]!, score: scores[chunk]! }));
     for (const chunk of touched) scores[chunk] = 0;
     return ranked;
@@ -361,11 +368,14 @@ async function buildLexicalIndex(
     chunk_count: number;
     token_total: number;
     ids: number[] | null;
+    off: number[] | null;
   }>(
     `SELECT s.version::text AS version, s.chunk_count::float8 AS chunk_count,
             s.token_total::float8 AS token_total,
             (SELECT array_agg(c.id ORDER BY c.id) FROM knowledge_chunks c
-             WHERE c.application_id = s.application_id) AS ids
+             WHERE c.application_id = s.application_id) AS ids,
+            (SELECT array_agg(c.id) FROM knowledge_items i JOIN knowledge_chunks c ON c.item_id = i.id
+             WHERE i.application_id = s.application_id AND NOT i.enabled) AS off
      FROM knowledge_index_stats s WHERE s.application_id = $1`,
     [applicationId],
   );
@@ -461,8 +471,16 @@ async function buildLexicalIndex(
     byKeyTfs,
     Int32Array.from(ids),
     chunkLengths,
+    switchedOffPositions(ids, head.off ?? []),
     estimateBytes(count, keyCount, keyChars) + fixedBytes,
   );
+}
+
+/** Per chunk position (`ids` ascending): 1 for the chunks in `off`; null when there are none. */
+function switchedOffPositions(ids: readonly number[], off: readonly number[]): Uint8Array | null {
+  if (off.length === 0) return null;
+  const offIds = new Set(off);
+  return Uint8Array.from(ids, (id) => (offIds.has(id) ? 1 : 0));
 }
 
 /**

@@ -36,6 +36,15 @@ q AS (
 )`;
 
 /**
+ * `off`: the chunks of the application's ($1) switched-off items. Found through the items (few are
+ * off), so the cost is one probe of the application's items plus the chunks of those that are off.
+ */
+export const SWITCHED_OFF_CHUNKS = `off AS MATERIALIZED (
+  SELECT c.id FROM knowledge_items i JOIN knowledge_chunks c ON c.item_id = i.id
+  WHERE i.application_id = $1 AND NOT i.enabled
+)`;
+
+/**
  * BM25 over the postings of one application.
  *
  * Chunks are stemmed in their item's language, so one query word has a lexeme per configuration
@@ -49,6 +58,10 @@ q AS (
  * COMMON_WORD_FRACTION of the chunks is left out of the score (unless every word of the query is
  * that common): reading and summing its postings would cost most of the query's time, for a word
  * with a low IDF. Counting stops at the cap, so finding out costs at most that many index entries.
+ *
+ * Chunks of switched-off items (decision 071) are left out of the ranking but not of the collection
+ * statistics (chunk count, average length, document frequencies): switching an item off or on
+ * changes no other passage's score and needs no re-indexing.
  *
  * Postings are read per lexeme through the primary key (LATERAL … OFFSET 0 keeps the planner from
  * trading the probes for a scan of all the application's postings). Collection size and average
@@ -95,12 +108,14 @@ p AS MATERIALIZED (
     OFFSET 0
   ) k
 ),
-df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w)
+df AS MATERIALIZED (SELECT w, count(*)::float8 AS n FROM p GROUP BY w),
+${SWITCHED_OFF_CHUNKS}
 SELECT p.chunk_id AS id,
        sum(ln(1 + (stats.n - df.n + 0.5) / (df.n + 0.5))
            * p.tf * (${BM25_K1} + 1)
            / (p.tf + ${BM25_K1} * (1 - ${BM25_B} + ${BM25_B} * p.chunk_length / stats.avgdl))) AS score
 FROM p JOIN df USING (w) CROSS JOIN stats
+WHERE p.chunk_id NOT IN (SELECT id FROM off)
 GROUP BY p.chunk_id
 ORDER BY score DESC, p.chunk_id
 LIMIT $3`;
@@ -198,13 +213,21 @@ export async function retrieveWith(
   topK: number,
 ): Promise<Passage[]> {
   if (query.trim() === '' || topK <= 0) return [];
-  const candidates = Math.max(topK * 2, MIN_CANDIDATES);
+  const candidates = candidatesFor(topK);
   const [lexical, semantic] = await Promise.all([
     lexicalSearch(database, applicationId, query, candidates),
     embedder ? semanticSearch(database, applicationId, embedder, query, candidates) : [],
   ]);
   const fused = fuseByReciprocalRank([lexical, semantic]).slice(0, topK);
   return loadPassages(database, applicationId, fused);
+}
+
+/**
+ * How many candidates each ranking gives for `topK` results: two retrievals with the same count
+ * rank alike, so the first results of the larger one are the smaller one's results.
+ */
+export function candidatesFor(topK: number): number {
+  return Math.max(topK * 2, MIN_CANDIDATES);
 }
 
 async function semanticSearch(
@@ -230,6 +253,7 @@ export function fuseByReciprocalRank(rankings: RankedChunk[][]): RankedChunk[] {
   return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
+/** The ranked chunks' passages; an item switched off since the ranking was read is left out too. */
 async function loadPassages(
   database: Database,
   applicationId: number,
@@ -246,7 +270,7 @@ async function loadPassages(
   }>(
     `SELECT c.id, c.content, c.page, c.heading, i.uuid AS item_uuid, i.title AS item_title
      FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.item_id
-     WHERE c.application_id = $1 AND c.id = ANY($2::int[])`,
+     WHERE c.application_id = $1 AND c.id = ANY($2::int[]) AND i.enabled`,
     [applicationId, ranked.map((r) => r.id)],
   );
   const byId = new Map(rows.map((row) => [Number(row.id), row]));

@@ -22,7 +22,8 @@ export interface VectorQuery {
 /**
  * Chunks of one application embedded by one model, nearest first (cosine distance). Scoped
  * filtering after an approximate index can leave too few rows, so pgvector's iterative scan keeps
- * walking the graph until `limit` rows of this application are found.
+ * walking the graph until `limit` rows of this application are found. Chunks of switched-off items
+ * are skipped as the scan goes (decision 071).
  */
 export async function vectorSearch(database: Database, query: VectorQuery): Promise<RankedChunk[]> {
   const dims = query.vector.length;
@@ -39,6 +40,9 @@ export async function vectorSearch(database: Database, query: VectorQuery): Prom
         FROM knowledge_chunk_vectors
         WHERE dimensions = ${sql.raw(String(dims))}
           AND application_id = ${query.applicationId} AND model_id = ${query.modelId}
+          AND NOT EXISTS (
+            SELECT 1 FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.item_id
+            WHERE c.id = knowledge_chunk_vectors.chunk_id AND NOT i.enabled)
         ORDER BY ${distance}${literal}::${sql.raw(type)}
         LIMIT ${query.limit}`),
     );

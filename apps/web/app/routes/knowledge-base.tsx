@@ -1,4 +1,5 @@
 import type { TKnowledgeItem, TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
+import type { TKnowledgeChunkPage } from '@cairn/contracts/knowledge-chunks';
 import type { TKnowledgeSearchResponse } from '@cairn/contracts/knowledge-search';
 import { BookOpenIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
@@ -27,23 +28,25 @@ export async function loader(args: Route.LoaderArgs) {
   const base = `/api/applications/${args.params.appId}/knowledge/`;
   const previewId = new URL(args.request.url).searchParams.get('preview');
   try {
-    const [items, preview] = await Promise.all([
+    const previewed = previewId && UUID.test(previewId) ? previewId : null;
+    const [items, preview, previewChunks] = await Promise.all([
       api.get<TKnowledgeItem[]>(base),
-      previewId && UUID.test(previewId)
-        ? api.get<TKnowledgeItemDetail>(`${base}${previewId}/`).catch((error: unknown) => {
-            if (error instanceof ApiError && error.status === 404) return null;
-            throw error;
-          })
-        : Promise.resolve(null),
+      previewed ? api.get<TKnowledgeItemDetail>(`${base}${previewed}/`).catch(notFoundAsNull) : null,
+      previewed ? api.get<TKnowledgeChunkPage>(`${base}${previewed}/chunks/`).catch(notFoundAsNull) : null,
     ]);
-    return { items, preview };
+    return { items, preview, previewChunks };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
     throw error;
   }
 }
 
-/** Add (multipart items, forwarded as is), delete, re-sync and test retrieval. */
+function notFoundAsNull(error: unknown): null {
+  if (error instanceof ApiError && error.status === 404) return null;
+  throw error;
+}
+
+/** Add (multipart items, forwarded as is), delete, re-sync, switch on or off, and test retrieval. */
 export async function action(args: Route.ActionArgs) {
   const api = apiFor(args);
   const base = `/api/applications/${args.params.appId}/knowledge/`;
@@ -65,11 +68,16 @@ export async function action(args: Route.ActionArgs) {
       await api.post(`${base}${item}/resync/`);
       return { resynced: item };
     }
+    if (intent === 'switch' && UUID.test(item)) {
+      const enabled = form.get('enabled') === 'true';
+      await api.patch(`${base}${item}/`, { enabled });
+      return { switched: item, enabled };
+    }
     if (intent === 'search') {
       const query = String(form.get('query') ?? '').trim();
       if (!query) return failure({ fieldErrors: { query: 'Ask a question first.' }, formError: null });
       const found = await api.post<TKnowledgeSearchResponse>(`${base}search/`, { query, top_k: 5 });
-      return { results: found.results, query };
+      return { results: found.results, decision: found.decision, query };
     }
   } catch (error) {
     return apiFailure(error, []);
@@ -121,6 +129,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
       <TestRetrieval />
       <ItemPreviewDialog
         item={preview ?? null}
+        chunks={loaderData.previewChunks}
         onClose={() => navigate('.', { replace: true, preventScrollReset: true })}
       />
     </div>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { vectorSearch } from '../../rag/vector-search.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -93,6 +94,51 @@ describe('knowledge search with a provider embedding model', () => {
     // The vector ranking returns every chunk, so all three come back, fused.
     expect(res.body.results).toHaveLength(3);
     expect(fake.requests.filter((r) => r.path === '/embeddings').length).toBe(before + 1);
+  });
+
+  it('leaves a switched-off item out of the vector ranking too, and brings it back', async () => {
+    const list = await t.call<Array<{ uuid: string; title: string }>>(
+      'GET',
+      `/api/applications/${appUuid}/knowledge/`,
+      { token },
+    );
+    const bread = list.body.find((item) => item.title === 'Passage 1')!.uuid;
+    const toggle = (enabled: boolean) =>
+      t.call('PATCH', `/api/applications/${appUuid}/knowledge/${bread}/`, { token, json: { enabled } });
+    const titles = async () => {
+      const res = await t.call('POST', `/api/applications/${appUuid}/knowledge/search/`, {
+        token,
+        json: { query: PASSAGES[1], top_k: 3 },
+      });
+      return res.body.results.map((r: { item_title: string }) => r.item_title).sort();
+    };
+    expect((await toggle(false)).status).toBe(200);
+    // The vector ranking itself (passages are loaded with `enabled` checked again): Passage 1's
+    // own vector finds everything but Passage 1.
+    const { rows } = await t.database.query<{
+      chunk_id: number;
+      application_id: number;
+      model_id: string;
+      embedding: string;
+    }>(
+      `SELECT v.chunk_id, v.application_id, v.model_id, v.embedding::text AS embedding
+       FROM knowledge_chunk_vectors v JOIN knowledge_chunks c ON c.id = v.chunk_id
+       JOIN knowledge_items i ON i.id = c.item_id WHERE i.uuid = $1`,
+      [bread],
+    );
+    const own = rows[0]!;
+    const ranked = await vectorSearch(t.database, {
+      applicationId: own.application_id,
+      modelId: own.model_id,
+      vector: JSON.parse(own.embedding) as number[],
+      limit: 10,
+    });
+    expect(ranked).toHaveLength(PASSAGES.length - 1);
+    expect(ranked.map((r) => r.id)).not.toContain(own.chunk_id);
+    // The vector ranking returns every chunk it may: the two others, not Passage 1.
+    expect(await titles()).toEqual(['Passage 0', 'Passage 2']);
+    expect((await toggle(true)).status).toBe(200);
+    expect(await titles()).toEqual(['Passage 0', 'Passage 1', 'Passage 2']);
   });
 
   it('answers a provider failure during search with the error body, without the key', async () => {

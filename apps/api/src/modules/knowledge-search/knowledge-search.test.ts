@@ -1,3 +1,4 @@
+import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -96,7 +97,35 @@ describe('POST /api/applications/{appId}/knowledge/search/', () => {
   it('answers an empty list when nothing matches', async () => {
     const res = await search(appUuid, { query: 'quantum chromodynamics' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ results: [] });
+    expect(res.body).toEqual({
+      results: [],
+      decision: { answered: false, missing: ['quantum', 'chromodynamics'] },
+    });
+  });
+
+  it('explains each passage: its relevance as the answers measure it, and whether they would use it', async () => {
+    const res = await search(appUuid, { query: 'How do scientists measure a glacier?', top_k: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.decision).toEqual({ answered: true, missing: [] });
+    const [best, ...rest] = res.body.results;
+    expect(best).toMatchObject({ item_title: 'Glaciers', used: true });
+    expect(best.relevance).toBeGreaterThanOrEqual(RELEVANCE_THRESHOLD);
+    expect(best.relevance).toBeLessThanOrEqual(100);
+    for (const other of rest) {
+      expect(Number.isInteger(other.relevance)).toBe(true);
+      expect(other.relevance).toBeLessThan(best.relevance);
+    }
+    // The opening words of the question weigh nothing: "scientists measure glaciers" alone says the same.
+    const plain = await search(appUuid, { query: 'scientists measure glaciers', top_k: 1 });
+    expect(plain.body.results[0].relevance).toBe(best.relevance);
+  });
+
+  it('says why a question would be declined: the words the best passage lacks', async () => {
+    const res = await search(appUuid, { query: 'Which varnish protects the bread oven?', top_k: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.results[0]).toMatchObject({ item_title: 'Bread', used: false });
+    expect(res.body.results[0].relevance).toBeLessThan(RELEVANCE_THRESHOLD);
+    expect(res.body.decision).toEqual({ answered: false, missing: ['varnish', 'protects', 'oven'] });
   });
 
   it('rejects bad input with field errors', async () => {

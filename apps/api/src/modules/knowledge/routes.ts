@@ -8,6 +8,7 @@ import {
   ZKnowledgeItemsForm,
   ZUpdateKnowledgeItemRequest,
 } from '@cairn/contracts/knowledge';
+import { ZKnowledgeChunkPage, ZKnowledgeChunksQuery } from '@cairn/contracts/knowledge-chunks';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,6 +18,7 @@ import { findApplication } from '../applications/find-application.ts';
 import { addItems } from './add-items.ts';
 import { deleteItem } from './delete-item.ts';
 import { getItem } from './get-item.ts';
+import { listChunks } from './list-chunks.ts';
 import { listItems } from './list-items.ts';
 import { readItems } from './read-items.ts';
 import { resyncItem } from './resync-item.ts';
@@ -76,6 +78,24 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { applicationId } = await owner(request.user.id, request.params.appId);
       return getItem(app.db, applicationId, request.params.itemId);
+    },
+  );
+
+  app.get(
+    '/api/applications/:appId/knowledge/:itemId/chunks/',
+    {
+      schema: {
+        ...base,
+        description:
+          'Every chunk of the item as indexed, in document order (heading, page, position), a page at a time: pass `next_cursor` as `cursor`.',
+        params: ZKnowledgeItemParams,
+        querystring: ZKnowledgeChunksQuery,
+        response: { 200: ZKnowledgeChunkPage, ...errors },
+      },
+    },
+    async (request) => {
+      const { applicationId } = await owner(request.user.id, request.params.appId);
+      return listChunks(app.db, applicationId, request.params.itemId, request.query);
     },
   );
 

@@ -1,5 +1,5 @@
 import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contracts/knowledge';
-import { knowledgeItems } from '@cairn/db/schema';
+import { knowledgeIndexStats, knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { findItem } from './find-item.ts';
@@ -13,11 +13,24 @@ export async function updateItem(
   input: TUpdateKnowledgeItemRequest,
 ): Promise<TKnowledgeItem> {
   const found = await findItem(app.db, owner.applicationId, uuid);
-  const [row] = await app.db
-    .update(knowledgeItems)
-    .set({ ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: sql`now()` })
-    .where(eq(knowledgeItems.id, found.id))
-    .returning();
+  const [row] = await app.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(knowledgeItems)
+      .set({ ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: sql`now()` })
+      .where(eq(knowledgeItems.id, found.id))
+      .returning();
+    // Every process's in-process copy of the postings knows which items are off as of its
+    // version: a new version makes them all answer from SQL (which reads `enabled`) until rebuilt.
+    // Bumped whenever `enabled` is given: comparing with the value read before could miss a
+    // concurrent switch.
+    if (input.enabled !== undefined) {
+      await tx
+        .update(knowledgeIndexStats)
+        .set({ version: sql`${knowledgeIndexStats.version} + 1` })
+        .where(eq(knowledgeIndexStats.applicationId, owner.applicationId));
+    }
+    return updated;
+  });
   await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row!);
   return serializeItem(row!);
 }

@@ -7,7 +7,7 @@ export const LISTED_ITEMS_MAX = 1000;
 /** The most characters of an item's text one `resources/read` returns. */
 export const ITEM_TEXT_MAX = 500_000;
 
-/** The application's knowledge items as MCP lists them, newest first. */
+/** The application's knowledge items as MCP lists them, newest first (switched-off items are not). */
 export function listedItems(db: Db, applicationId: number) {
   return db
     .select({
@@ -20,7 +20,7 @@ export function listedItems(db: Db, applicationId: number) {
       updatedAt: knowledgeItems.updatedAt,
     })
     .from(knowledgeItems)
-    .where(eq(knowledgeItems.applicationId, applicationId))
+    .where(and(eq(knowledgeItems.applicationId, applicationId), eq(knowledgeItems.enabled, true)))
     .orderBy(desc(knowledgeItems.createdAt), desc(knowledgeItems.id))
     .limit(LISTED_ITEMS_MAX);
 }
@@ -54,7 +54,13 @@ export async function itemWithText(db: Db, applicationId: number, uuid: string) 
   const [item] = await db
     .select()
     .from(knowledgeItems)
-    .where(and(eq(knowledgeItems.uuid, uuid), eq(knowledgeItems.applicationId, applicationId)));
+    .where(
+      and(
+        eq(knowledgeItems.uuid, uuid),
+        eq(knowledgeItems.applicationId, applicationId),
+        eq(knowledgeItems.enabled, true),
+      ),
+    );
   if (!item) return null;
   const chunks = await db
     .select({

@@ -1,4 +1,6 @@
 import type { TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
+import type { TKnowledgeChunkPage } from '@cairn/contracts/knowledge-chunks';
+import { useParams } from 'react-router';
 import {
   Dialog,
   DialogContent,
@@ -6,40 +8,44 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
+import { ItemChunks } from './item-chunks';
+import { ItemEnabledSwitch, OffBadge } from './item-enabled-switch';
 
-/** The passages an item was split into, as the assistant will see them. */
+/** The item's page: the passages it was split into, as the assistant sees them, and its on/off switch. */
 export function ItemPreviewDialog({
   item,
+  chunks,
   onClose,
 }: {
   item: TKnowledgeItemDetail | null;
+  chunks: TKnowledgeChunkPage | null;
   onClose: () => void;
 }) {
+  const { appId = '' } = useParams();
   return (
     <Dialog open={item !== null} onOpenChange={(open) => (open ? null : onClose())}>
       <DialogContent className="max-h-[85vh] overflow-y-auto sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>{item?.title}</DialogTitle>
+          <DialogTitle className="flex min-w-0 flex-wrap items-center gap-2 pr-6">
+            <span className="min-w-0 wrap-anywhere">{item?.title}</span>
+            {item && !item.enabled ? <OffBadge /> : null}
+          </DialogTitle>
           <DialogDescription>
-            {item
-              ? item.chunk_count > item.chunks.length
-                ? `The first ${item.chunks.length} of ${item.chunk_count} passages.`
-                : `${item.chunk_count} ${item.chunk_count === 1 ? 'passage' : 'passages'}.`
-              : null}
+            {item ? `${item.chunk_count} ${item.chunk_count === 1 ? 'passage' : 'passages'}. ` : null}
+            {item?.enabled === false
+              ? 'Off: search and answers leave this item out.'
+              : 'On: search and answers use these passages.'}
           </DialogDescription>
         </DialogHeader>
-        <ol className="grid gap-3">
-          {item?.chunks.map((chunk, index) => (
-            <li key={chunk.id} className="min-w-0 rounded-md border p-3 text-sm">
-              <div className="mb-1 flex flex-wrap gap-2 text-muted-foreground text-xs">
-                <span>#{index + 1}</span>
-                {chunk.page ? <span>Page {chunk.page}</span> : null}
-                {chunk.heading ? <span className="min-w-0 wrap-anywhere">{chunk.heading}</span> : null}
-              </div>
-              <p className="whitespace-pre-wrap wrap-anywhere">{chunk.content}</p>
-            </li>
-          ))}
-        </ol>
+        {item ? (
+          <div className="flex items-center gap-2 text-sm">
+            <ItemEnabledSwitch item={item} />
+            <span aria-hidden="true">{item.enabled ? 'Used in answers' : 'Not used in answers'}</span>
+          </div>
+        ) : null}
+        {item && chunks ? (
+          <ItemChunks key={item.uuid} appId={appId} itemId={item.uuid} first={chunks} />
+        ) : null}
       </DialogContent>
     </Dialog>
   );

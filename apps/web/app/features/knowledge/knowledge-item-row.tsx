@@ -17,6 +17,8 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
+import { cn } from '../../lib/utils';
+import { ItemEnabledSwitch, OffBadge } from './item-enabled-switch';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
 
@@ -53,10 +55,18 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
       <ItemTypeIcon type={item.type} />
       <div className="grid min-w-0 flex-1 gap-1">
         <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-          <span className="min-w-0 max-w-full truncate font-medium" title={item.title}>
+          {/* Off: a muted title (text keeps its contrast, so not by opacity) and an "Off" badge. */}
+          <span
+            className={cn(
+              'min-w-0 max-w-full truncate font-medium',
+              !item.enabled && 'text-muted-foreground',
+            )}
+            title={item.title}
+          >
             {item.title}
           </span>
           <ItemStatusBadge item={item} />
+          {item.enabled ? null : <OffBadge />}
         </div>
         {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
         {item.status === 'processing' || item.status === 'queued' ? (
@@ -82,6 +92,7 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           </span>
         ) : null}
       </div>
+      <ItemEnabledSwitch item={item} className="mt-0.5" />
       {/* Three labelled buttons from 640 px; below, one menu, so the title keeps the row's width. */}
       <div className="hidden shrink-0 items-center gap-1 sm:flex">
         {item.status === 'ready' ? (
