@@ -49,7 +49,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'multipart/form-data: for each item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL); optional `items[i].title`. The items are queued for ingestion.',
+          "multipart/form-data: for each item i, `items[i].type` (file | text | url | qa) plus `items[i].file` (file) or `items[i].value` (text body or URL), or for a Q&A pair `items[i].question`, `items[i].answer` and optional `items[i].alternatives` (other phrasings, one per line, at most 20); optional `items[i].title` (a pair's defaults to its question). The items are queued for ingestion.",
         params: ZAppParams,
         response: { 201: ZKnowledgeItemList, ...errors },
       },
@@ -84,7 +84,8 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...base,
-        description: "Changes an item's settings (`enabled`); its content changes by a re-sync.",
+        description:
+          "Changes an item's settings (`enabled`), or a `qa` item's `question`, `answer` and `alternatives` (indexed again); other content changes by a re-sync.",
         params: ZKnowledgeItemParams,
         body: ZUpdateKnowledgeItemRequest,
         response: { 200: ZKnowledgeItem, ...errors },
