@@ -206,3 +206,104 @@ describe('bad input', () => {
     expect((await patch(pair.uuid, { answer: 'Mine now' }, stranger.token)).status).toBe(404);
   });
 });
+
+describe('POST …/knowledge/qa-import/', () => {
+  const importCsv = (csv: string | Uint8Array, name = 'pairs.csv') => {
+    const form = new FormData();
+    form.set('file', new Blob([csv], { type: 'text/csv' }), name);
+    return api('POST', `/api/applications/${app.uuid}/knowledge/qa-import/`, { form });
+  };
+
+  it('imports every pair of a CSV (BOM, header, quoted cells, phrasings by |), and they answer', async () => {
+    const csv =
+      '\uFEFFQuestion,Answer,Alternatives\r\n' +
+      'Do you ship to Canada?,"Yes, in 5 to 7 days.\nCustoms are included.",Shipping to Canada|Canada delivery\r\n' +
+      '"What is the ""Pro"" plan?",The plan for teams.,\r\n';
+    const res = await importCsv(csv);
+    expect(res.status).toBe(201);
+    expect(res.body.map((item: TKnowledgeItem) => [item.type, item.title, item.qa])).toEqual([
+      [
+        'qa',
+        'Do you ship to Canada?',
+        {
+          question: 'Do you ship to Canada?',
+          answer: 'Yes, in 5 to 7 days.\nCustoms are included.',
+          alternatives: ['Shipping to Canada', 'Canada delivery'],
+        },
+      ],
+      [
+        'qa',
+        'What is the "Pro" plan?',
+        { question: 'What is the "Pro" plan?', answer: 'The plan for teams.', alternatives: [] },
+      ],
+    ]);
+    for (const item of res.body) await ready(item.uuid);
+    const before = modelCalls();
+    expect((await ask('canada delivery?')).message).toBe('Yes, in 5 to 7 days.\nCustoms are included.');
+    expect(modelCalls()).toBe(before);
+  });
+
+  it('imports nothing when a row is bad, and names every bad row', async () => {
+    const count = async () => (await api('GET', `/api/applications/${app.uuid}/knowledge/`)).body.length;
+    const before = await count();
+    const csv = [
+      'Is there a warranty?,Two years.',
+      'Is there a discount?,',
+      ',An answer without a question',
+      '"=HYPERLINK(""http://evil.example"")",Click',
+      `Too many phrasings?,Yes,${Array.from({ length: 21 }, (_, i) => `p${i}`).join('|')}`,
+      'a,b,c,d',
+    ].join('\n');
+    const res = await importCsv(csv);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({
+      'row 2': ['answer: Required'],
+      'row 3': ['question: Required'],
+      'row 4': ['question: A spreadsheet formula; export the values instead'],
+      'row 5': ['alternatives: At most 20 other phrasings'],
+      'row 6': ['columns: Expected question, answer and alternatives (3 columns at most)'],
+    });
+    expect(res.body.detail).toMatch(/^Nothing was imported\. row 2: answer: Required\./);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses hostile files with a 400: huge cells, NUL, bad quoting, not UTF-8, too many rows, no file', async () => {
+    const huge = await importCsv(`q,"${'a'.repeat(200_000)}"`);
+    expect(huge.status).toBe(400);
+    expect((await importCsv('Question?,"unclosed')).status).toBe(400);
+    expect(await importCsv(new Uint8Array([0x51, 0x2c, 0xff, 0xfe, 0x0a]))).toMatchObject({
+      status: 400,
+      body: { errors: { file: ['The file is not UTF-8 text: save the CSV as UTF-8.'] } },
+    });
+    const rows = Array.from({ length: 1001 }, (_, i) => `Question ${i}?,Answer ${i}`).join('\n');
+    expect((await importCsv(rows)).body.detail).toBe('At most 1,000 pairs per import; this file has 1,001.');
+    expect((await importCsv('question,answer\n')).body.detail).toBe('The file holds no Q&A pairs.');
+    const nul = await importCsv('What\u0000 is NUL?,It is\u0000 removed.');
+    expect(nul).toMatchObject({
+      status: 201,
+      body: [{ qa: { question: 'What is NUL?', answer: 'It is removed.' } }],
+    });
+    const none = await api('POST', `/api/applications/${app.uuid}/knowledge/qa-import/`, {
+      form: new FormData(),
+    });
+    expect(none).toMatchObject({ status: 400, body: { errors: { file: ['Required'] } } });
+  });
+
+  it('answers a truncated multipart body and another owner’s application with 400 and 404', async () => {
+    const boundary = 'qa-boundary';
+    const truncated = await t.call('POST', `/api/applications/${app.uuid}/knowledge/qa-import/`, {
+      token: owner.token,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      raw: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nq,a\r\n`,
+    });
+    expect(truncated.status).toBe(400);
+    const stranger = await t.signUp();
+    const form = new FormData();
+    form.set('file', new Blob(['q,a']), 'a.csv');
+    const foreign = await t.call('POST', `/api/applications/${app.uuid}/knowledge/qa-import/`, {
+      token: stranger.token,
+      form,
+    });
+    expect(foreign.status).toBe(404);
+  });
+});

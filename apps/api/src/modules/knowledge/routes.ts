@@ -6,6 +6,7 @@ import {
   ZKnowledgeItemList,
   ZKnowledgeItemParams,
   ZKnowledgeItemsForm,
+  ZQaImportForm,
   ZUpdateKnowledgeItemRequest,
 } from '@cairn/contracts/knowledge';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ import { findApplication } from '../applications/find-application.ts';
 import { addItems } from './add-items.ts';
 import { deleteItem } from './delete-item.ts';
 import { getItem } from './get-item.ts';
+import { importQaPairs } from './import-qa-pairs.ts';
 import { listItems } from './list-items.ts';
 import { readItems } from './read-items.ts';
 import { resyncItem } from './resync-item.ts';
@@ -66,6 +68,28 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
         }
         reply.status(201);
         return addItems(app, target, inputs);
+      });
+    },
+  );
+
+  app.post(
+    '/api/applications/:appId/knowledge/qa-import/',
+    {
+      schema: {
+        ...base,
+        description:
+          'multipart/form-data with one CSV `file` of Q&A pairs: columns question, answer and optional alternatives (other phrasings separated by `|`), a header row optional, UTF-8 with or without a BOM, at most 1,000 rows. All or nothing: a bad row is a 400 naming it (`errors["row 7"]`). The pairs are queued for ingestion like any item.',
+        params: ZAppParams,
+        response: { 201: ZKnowledgeItemList, ...errors },
+      },
+      config: { formBody: ZQaImportForm },
+    },
+    async (request, reply) => {
+      return app.knowledge.intake.run(async () => {
+        const target = await owner(request.user.id, request.params.appId);
+        const items = await importQaPairs(app, target, await readForm(request));
+        reply.status(201);
+        return items;
       });
     },
   );
