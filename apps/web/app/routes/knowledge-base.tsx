@@ -8,6 +8,8 @@ import { EmptyState } from '../components/ui/empty-state';
 import { AddKnowledge } from '../features/knowledge/add-knowledge';
 import { ItemPreviewDialog } from '../features/knowledge/item-preview-dialog';
 import { KnowledgeItemRow } from '../features/knowledge/knowledge-item-row';
+import { qaAction } from '../features/knowledge/qa-pairs.server';
+import { QaPairsBar } from '../features/knowledge/qa-pairs-bar';
 import { TestRetrieval } from '../features/knowledge/test-retrieval';
 import { useLiveItems } from '../features/knowledge/use-kb-updates';
 import { apiFor } from '../lib/api.server';
@@ -65,6 +67,7 @@ export async function action(args: Route.ActionArgs) {
       await api.post(`${base}${item}/resync/`);
       return { resynced: item };
     }
+    if (intent === 'qa-save' || intent === 'qa-import') return await qaAction(api, base, form);
     if (intent === 'search') {
       const query = String(form.get('query') ?? '').trim();
       if (!query) return failure({ fieldErrors: { query: 'Ask a question first.' }, formError: null });
@@ -100,6 +103,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
         }
       />
       <AddKnowledge />
+      <QaPairsBar />
       <section aria-labelledby="kb-items-title" className="grid gap-3">
         <h2 id="kb-items-title" className="font-semibold text-lg">
           Items

@@ -19,8 +19,10 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
+import { QaPairSummary } from './qa-pair-summary';
 
 function describeSource(item: TKnowledgeItem): string | null {
+  if (item.type === 'qa') return null;
   if (item.type === 'text') return item.size_bytes ? `Text · ${formatBytes(item.size_bytes)}` : 'Text';
   if (item.type === 'url') return item.title === item.source ? null : item.source;
   return [item.source, item.size_bytes ? formatBytes(item.size_bytes) : null].filter(Boolean).join(' · ');
@@ -59,6 +61,7 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           <ItemStatusBadge item={item} />
         </div>
         {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
+        {item.qa ? <QaPairSummary item={item} /> : null}
         {item.status === 'processing' || item.status === 'queued' ? (
           <div
             role="progressbar"
