@@ -1,4 +1,6 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
@@ -117,6 +119,38 @@ describe('a question that matches a Q&A pair', () => {
     });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).toContain(pair.uuid);
+  });
+});
+
+describe('the other channels, through the same answer function', () => {
+  it('the public API and MCP `ask` give the owner’s words too, without the model', async () => {
+    const created = await api('POST', `/api/applications/${app.uuid}/api-keys/`, { json: { name: 'QA' } });
+    const key = created.body.key as string;
+    const before = modelCalls();
+    const completion = await t.call('POST', '/api/v1/chat/completions', {
+      headers: { authorization: `Bearer ${key}` },
+      json: { model: app.uuid, messages: [{ role: 'user', content: 'how do I reset my password' }] },
+    });
+    expect(completion.status).toBe(200);
+    expect(completion.body.choices[0].message.content).toBe(ANSWER);
+
+    const client = new Client({ name: 'qa-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.url}/api/v1/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({ name: 'ask', arguments: { question: 'Password reset?' } });
+      expect(result.structuredContent).toMatchObject({
+        answer: ANSWER,
+        not_covered: false,
+        sources: [{ index: 1, item_uuid: pair.uuid }],
+      });
+    } finally {
+      await client.close();
+    }
+    expect(modelCalls()).toBe(before);
   });
 });
 
