@@ -2,7 +2,7 @@ import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
+import { applicationWith, sendChatMessage, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -40,15 +40,7 @@ async function ready(uuid: string): Promise<TKnowledgeItem> {
 }
 
 async function ask(message: string) {
-  const res = await api('POST', `/api/applications/${app.uuid}/chatrooms/send-message/`, {
-    json: {
-      chatroom_identifier: 'new_chat',
-      message,
-      sender_identifier: `reg_${owner.user.id}`,
-      metadata: { source: 'web' },
-      send_to_user: false,
-    },
-  });
+  const res = await sendChatMessage(t, owner, app.uuid, message);
   expect(res.status).toBe(201);
   return tab.finalOf(res.body.answer.uuid);
 }
