@@ -112,7 +112,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
           <EmptyState
             icon={<BookOpenIcon />}
             title="No knowledge yet"
-            description="Add files, a text or a web page: the assistant answers from what you add here."
+            description="Add files, a text, a web page or a Q&A pair: the assistant answers from what you add here."
           />
         ) : (
           <ul className="divide-y rounded-xl border" aria-live="polite">
