@@ -144,4 +144,8 @@ test('the owner sees what needs attention and turns an unanswered question into 
   await page.getByRole('link', { name: 'Open the knowledge base' }).click();
   await expect(page).toHaveURL(new RegExp(`/applications/${app.uuid}/knowledge-base$`));
   await expect(page.getByRole('main').getByText('Do you sell gift vouchers?')).toBeVisible();
+  // A Q&A pair: its answer shows under the question.
+  await expect(page.getByRole('main').locator('[data-qa-answer]')).toHaveText(
+    'Yes: we sell gift vouchers at the ticket office and online, for any amount.',
+  );
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZChatroomSource } from './chat.ts';
-import { ZItemText } from './knowledge.ts';
+import { ZQaAnswer } from './knowledge.ts';
 
 /**
  * The owner's "Needs attention" inbox of one application (issue 12, decision 048): visitors
@@ -84,6 +84,6 @@ export const ZFeedbackDismissParams = z.object({
   messageId: z.uuid({ error: 'Not a valid id' }),
 });
 
-/** The owner's answer: it becomes a text item titled with the question. */
-export const ZAnswerUnansweredRequest = z.object({ answer: ZItemText });
+/** The owner's answer: with the question, it becomes a Q&A pair (answered word for word). */
+export const ZAnswerUnansweredRequest = z.object({ answer: ZQaAnswer });
 export type TAnswerUnansweredRequest = z.infer<typeof ZAnswerUnansweredRequest>;

@@ -56,6 +56,8 @@ export interface TAnswerMetadata {
   not_covered?: boolean;
   /** The relevance decision: whether the knowledge covers the question, and the best passage's coverage (0–1). */
   relevance?: { covered: boolean; score: number };
+  /** The question matched the owner's Q&A pair: its answer was given word for word, no model called. */
+  qa_match?: { item_uuid: string; score: number };
   /** The question was small talk ("hi", "thanks"): answered with a friendly reply, not from the knowledge. */
   small_talk?: boolean;
   /** The user message this answer replies to. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { freeText, oneLine } from './text.ts';
 
-export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url'] as const;
+export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url', 'qa'] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 
 /** File extensions a `file` item may have; the content is checked too (sniffed, not trusted). */
@@ -19,10 +19,45 @@ export const KNOWLEDGE_LIMITS = {
   crawlDepthMax: 2,
   /** Pages one crawl may add, the start page excluded. */
   crawlPages: 20,
+  /** A Q&A pair: its question (and each other phrasing), its answer, how many other phrasings. */
+  qaQuestionChars: 1000,
+  qaAnswerChars: 20_000,
+  qaAlternatives: 20,
+  /** Rows of one CSV import of Q&A pairs. */
+  qaImportRows: 1000,
 } as const;
 
 export const ZKnowledgeItemType = z.enum(KNOWLEDGE_ITEM_TYPES);
 export const ZKnowledgeItemStatus = z.enum(KNOWLEDGE_ITEM_STATUSES);
+
+/** A Q&A pair's question or another phrasing of it: kept on one line (pasted line breaks become spaces). */
+export const ZQaQuestion = freeText()
+  .overwrite((v) => v.replace(/\s+/g, ' '))
+  .trim()
+  .min(1, 'Required')
+  .max(KNOWLEDGE_LIMITS.qaQuestionChars, `At most ${KNOWLEDGE_LIMITS.qaQuestionChars} characters`);
+
+/** A pair's answer; a form's line ends (CRLF) are stored as the owner sees them, one newline each. */
+export const ZQaAnswer = freeText()
+  .overwrite((v) => v.replace(/\r\n?/g, '\n'))
+  .trim()
+  .min(1, 'Required')
+  .max(
+    KNOWLEDGE_LIMITS.qaAnswerChars,
+    `At most ${KNOWLEDGE_LIMITS.qaAnswerChars.toLocaleString('en')} characters`,
+  );
+
+export const ZQaAlternatives = z
+  .array(ZQaQuestion, { error: 'A list of questions' })
+  .max(KNOWLEDGE_LIMITS.qaAlternatives, `At most ${KNOWLEDGE_LIMITS.qaAlternatives} other phrasings`);
+
+/** A Q&A pair as an item shows it. */
+export const ZQaPair = z.object({
+  question: z.string(),
+  alternatives: z.array(z.string()),
+  answer: z.string(),
+});
+export type TQaPair = z.infer<typeof ZQaPair>;
 
 /** One item as the list endpoint (and every `kb_updates` event) returns it. */
 export const ZKnowledgeItem = z.object({
@@ -47,6 +82,8 @@ export const ZKnowledgeItem = z.object({
   chunk_count: z.number().int(),
   /** Off: left out of search and answers (its chunks are kept; switching it on needs no re-indexing). */
   enabled: z.boolean(),
+  /** A `qa` item's pair (answered word for word when a question matches it); null for other types. */
+  qa: ZQaPair.nullable(),
   indexed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -57,6 +94,10 @@ export type TKnowledgeItem = z.infer<typeof ZKnowledgeItem>;
 export const ZUpdateKnowledgeItemRequest = z
   .strictObject({
     enabled: z.boolean({ error: 'Must be true or false' }).optional(),
+    /** A `qa` item's content: changing it indexes the item again. */
+    question: ZQaQuestion.optional(),
+    answer: ZQaAnswer.optional(),
+    alternatives: ZQaAlternatives.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), 'Give at least one field to change');
 export type TUpdateKnowledgeItemRequest = z.infer<typeof ZUpdateKnowledgeItemRequest>;
@@ -127,7 +168,7 @@ export const ZItemCrawlDepth = z.coerce
  * reported at once, keyed by the field as sent.
  */
 export const ZKnowledgeItemsForm = z.object({
-  'items[0].type': ZKnowledgeItemType.describe('file | text | url'),
+  'items[0].type': ZKnowledgeItemType.describe('file | text | url | qa'),
   'items[0].file': z
     .file()
     .optional()
@@ -138,4 +179,24 @@ export const ZKnowledgeItemsForm = z.object({
     .enum(['0', '1', '2'])
     .optional()
     .describe('url items only: levels of same-site links to follow (default 0)'),
+  'items[0].question': z
+    .string()
+    .optional()
+    .describe('qa items: the question (the title when none is given)'),
+  'items[0].answer': z.string().optional().describe('qa items: the answer, given word for word'),
+  'items[0].alternatives': z
+    .string()
+    .optional()
+    .describe(
+      `qa items, optional: other phrasings of the question, one per line (at most ${KNOWLEDGE_LIMITS.qaAlternatives})`,
+    ),
+});
+
+/** `POST …/knowledge/qa-import/`: one CSV file of pairs. */
+export const ZQaImportForm = z.object({
+  file: z
+    .file()
+    .describe(
+      `CSV (UTF-8, BOM or not): question, answer and optional alternatives (separated by |), one pair per row, a header row optional; at most ${KNOWLEDGE_LIMITS.qaImportRows} rows`,
+    ),
 });

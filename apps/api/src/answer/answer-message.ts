@@ -1,5 +1,10 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
-import { ASSISTANT_SENDER, type TAnswerMetadata, type TMessageStatus } from '@cairn/contracts/chat';
+import {
+  ASSISTANT_SENDER,
+  type TAnswerMetadata,
+  type TMessageStatus,
+  type TSource,
+} from '@cairn/contracts/chat';
 import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
@@ -21,6 +26,7 @@ import { describeProviderError } from './describe-provider-error.ts';
 import { composeAnswer, streamedText } from './extractive-answerer.ts';
 import { greetingOf } from './greeting.ts';
 import { notCoveredAnswer } from './no-answer.ts';
+import { matchQaPair, qaSource } from './qa-match.ts';
 import { judgeRelevance, type RelevanceDecision } from './relevance.ts';
 import { smallTalkOf, smallTalkReply } from './small-talk.ts';
 
@@ -248,6 +254,8 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   let asked = '';
   let usage: Usage | undefined;
   let cited: Passage[] = [];
+  /** The sources of an answer not written from passages (a Q&A pair's). */
+  let sources: TSource[] | undefined;
   try {
     armIdle();
     // The history, the provider's model (a query and a key decryption) and, when the question is
@@ -269,8 +277,21 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     let promptText: string | undefined;
     /** What the built-in answerer read, for the usage a caller may ask for. */
     let read = [question];
+    // A question the owner answered as a Q&A pair gets their words, before anything else and
+    // without the model; a failed lookup only means the usual way.
+    const qa = question
+      ? await matchQaPair(app.database, application, question).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'Q&A match failed');
+          return null;
+        })
+      : null;
     const smallTalk = smallTalkOf(question);
-    if (smallTalk) {
+    if (qa) {
+      metadata.qa_match = { item_uuid: qa.itemUuid, score: Math.round(qa.score * 1000) / 1000 };
+      metadata.relevance = { covered: true, score: metadata.qa_match.score };
+      sources = [qaSource(qa)];
+      generation = streamedText(qa.answer);
+    } else if (smallTalk) {
       metadata.small_talk = true;
       const greeting =
         smallTalk === 'greeting' ? await greetingOf(app.db, application.id, application.name) : '';
@@ -341,7 +362,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     }
     if (generation.truncated?.()) metadata.finish_reason = 'length';
     if (!text.trim() && !metadata.finish_reason) throw new Error('The model returned an empty answer.');
-    metadata.sources = citedSources(text, cited);
+    metadata.sources = sources ?? citedSources(text, cited);
   } catch (error) {
     const reason =
       error instanceof AbortedError ? error.reason : (controller.signal.reason as AbortReason | undefined);
@@ -368,7 +389,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       app.log.warn({ err: error, kind: metadata.error_kind }, 'answer failed');
     }
     // What was streamed before a stop or failure may already cite passages.
-    metadata.sources = citedSources(text, cited);
+    metadata.sources = sources ?? citedSources(text, cited);
   } finally {
     clearTimeout(idle);
   }

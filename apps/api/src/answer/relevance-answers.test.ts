@@ -1,6 +1,6 @@
 import type { TAttention } from '@cairn/contracts/attention';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationWith, useProviderModel } from '../testing/chat-fixtures.ts';
+import { applicationWith, sendChatMessage, useProviderModel } from '../testing/chat-fixtures.ts';
 import { openChatSocket } from '../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
@@ -40,13 +40,7 @@ const api = (method: string, path: string, json?: unknown) =>
   t.call(method, path, { token: owner.token, json });
 
 async function ask(appUuid: string, message: string) {
-  const res = await api('POST', `/api/applications/${appUuid}/chatrooms/send-message/`, {
-    chatroom_identifier: 'new_chat',
-    message,
-    sender_identifier: `reg_${owner.user.id}`,
-    metadata: { source: 'web' },
-    send_to_user: false,
-  });
+  const res = await sendChatMessage(t, owner, appUuid, message);
   expect(res.status).toBe(201);
   return tab.finalOf(res.body.answer.uuid);
 }

@@ -401,8 +401,8 @@ async function loadSource(deps: IngestDeps, item: ItemRow): Promise<LoadedSource
   const data = await deps.files.get(item.filePath).catch(() => {
     throw new ParseError('corrupt', 'The stored original of this item is missing.');
   });
-  if (item.type === 'text') {
-    // Text is written by a person: read it as markdown (plain text is valid markdown).
+  if (item.type === 'text' || item.type === 'qa') {
+    // Text is written by a person (a Q&A pair is stored as markdown): read it as markdown.
     return { data, filename: 'text.md', userTitle: item.title, store: {} };
   }
   return { data, filename: item.source ?? undefined, userTitle, store: {} };

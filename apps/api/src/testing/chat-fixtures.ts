@@ -54,3 +54,22 @@ export async function useProviderModel(
   });
   if (updated.status !== 200) throw new Error(`choose model failed: ${JSON.stringify(updated.body)}`);
 }
+
+/** The owner asks in a new web chat, as the chat page does; the response holds the pending answer. */
+export function sendChatMessage(
+  t: TestApp,
+  owner: { token: string; user: { id: number } },
+  appUuid: string,
+  message: string,
+) {
+  return t.call('POST', `/api/applications/${appUuid}/chatrooms/send-message/`, {
+    token: owner.token,
+    json: {
+      chatroom_identifier: 'new_chat',
+      message,
+      sender_identifier: `reg_${owner.user.id}`,
+      metadata: { source: 'web' },
+      send_to_user: false,
+    },
+  });
+}

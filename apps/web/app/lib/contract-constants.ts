@@ -16,6 +16,10 @@ export const KNOWLEDGE_LIMITS = {
   urlChars: 2048,
   crawlDepthMax: 2,
   crawlPages: 20,
+  qaQuestionChars: 1000,
+  qaAnswerChars: 20_000,
+  qaAlternatives: 20,
+  qaImportRows: 1000,
 } as const;
 export const PROVIDER_KIND_LABELS: Record<TProviderKind, string> = {
   openai: 'OpenAI',

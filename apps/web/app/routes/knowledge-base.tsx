@@ -9,6 +9,8 @@ import { EmptyState } from '../components/ui/empty-state';
 import { AddKnowledge } from '../features/knowledge/add-knowledge';
 import { ItemPreviewDialog } from '../features/knowledge/item-preview-dialog';
 import { KnowledgeItemRow } from '../features/knowledge/knowledge-item-row';
+import { qaAction } from '../features/knowledge/qa-pairs.server';
+import { QaPairsBar } from '../features/knowledge/qa-pairs-bar';
 import { TestRetrieval } from '../features/knowledge/test-retrieval';
 import { useLiveItems } from '../features/knowledge/use-kb-updates';
 import { apiFor } from '../lib/api.server';
@@ -73,6 +75,7 @@ export async function action(args: Route.ActionArgs) {
       await api.patch(`${base}${item}/`, { enabled });
       return { switched: item, enabled };
     }
+    if (intent === 'qa-save' || intent === 'qa-import') return await qaAction(api, base, form);
     if (intent === 'search') {
       const query = String(form.get('query') ?? '').trim();
       if (!query) return failure({ fieldErrors: { query: 'Ask a question first.' }, formError: null });
@@ -108,6 +111,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
         }
       />
       <AddKnowledge />
+      <QaPairsBar />
       <section aria-labelledby="kb-items-title" className="grid gap-3">
         <h2 id="kb-items-title" className="font-semibold text-lg">
           Items
@@ -116,7 +120,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
           <EmptyState
             icon={<BookOpenIcon />}
             title="No knowledge yet"
-            description="Add files, a text or a web page: the assistant answers from what you add here."
+            description="Add files, a text, a web page or a Q&A pair: the assistant answers from what you add here."
           />
         ) : (
           <ul className="divide-y rounded-xl border" aria-live="polite">

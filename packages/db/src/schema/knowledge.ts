@@ -14,7 +14,7 @@ import {
 import { timestamps } from './accounts.ts';
 import { applications } from './applications.ts';
 
-export const KNOWLEDGE_TYPES = ['file', 'text', 'url'] as const;
+export const KNOWLEDGE_TYPES = ['file', 'text', 'url', 'qa'] as const;
 export const KNOWLEDGE_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 
 /** One piece of knowledge of an application: a file, a text or a web page. */

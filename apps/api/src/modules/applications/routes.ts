@@ -60,7 +60,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'multipart/form-data (or JSON): `name`; for each knowledge item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL), optionally `items[i].title`. The application and every item are created together and the items queued for ingestion.',
+          'multipart/form-data (or JSON): `name`; for each knowledge item i, `items[i].type` (file | text | url | qa) plus `items[i].file` (file) or `items[i].value` (text body or URL), or the fields of a Q&A pair as in the knowledge POST; optionally `items[i].title`. The application and every item are created together and the items queued for ingestion.',
         response: { 201: ZApplication, ...errors, 413: ZErrorBody },
       },
       config: { formBody: ZCreateApplicationMultipart },

@@ -97,7 +97,7 @@ describe('unanswered questions', () => {
     expect(after.count).toBe(before.count);
   });
 
-  it('"add to knowledge" creates a text item that, once ready, answers the question with a citation', async () => {
+  it('"add to knowledge" creates a Q&A pair that, once ready, answers the question with the owner’s words', async () => {
     const answer = 'Yes, we ship to Canada: parcels to Canada arrive within five working days.';
     const res = await t.call<TKnowledgeItem>(
       'POST',
@@ -105,7 +105,12 @@ describe('unanswered questions', () => {
       { token: alice.token, json: { answer } },
     );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: 'text', title: 'Do you ship to Canada?', source: null });
+    expect(res.body).toMatchObject({
+      type: 'qa',
+      title: 'Do you ship to Canada?',
+      source: null,
+      qa: { question: 'Do you ship to Canada?', answer, alternatives: [] },
+    });
     expect(['queued', 'processing', 'ready']).toContain(res.body.status);
     expect((await attention()).body.unanswered.map((q) => q.uuid)).not.toContain(shipping);
 
@@ -125,7 +130,8 @@ describe('unanswered questions', () => {
     expect(asked.answer.metadata.sources).toEqual(
       expect.arrayContaining([expect.objectContaining({ item_uuid: res.body.uuid })]),
     );
-    expect(asked.answer.message).toMatch(/\[1\]/);
+    expect(asked.answer.message).toBe(answer);
+    expect(asked.answer.metadata.qa_match).toMatchObject({ item_uuid: res.body.uuid, score: 1 });
     expect((await attention()).body.unanswered.map((q) => q.question)).not.toContain(
       'Do you ship to Canada?',
     );

@@ -1,27 +1,23 @@
 import { KNOWLEDGE_LIMITS, type TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { stripControlCharacters } from '@cairn/contracts/text';
 import type { Db } from '@cairn/db/client';
 import { chatrooms, feedbackDismissals, messages, unansweredQuestions } from '@cairn/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
 import { addItems } from '../knowledge/add-items.ts';
+import { titleOfQuestion } from '../knowledge/read-items.ts';
 
 type Owner = { applicationId: number; applicationUuid: string; ownerId: number };
 
 const groupOf = (applicationId: number, uuid: string) =>
   and(eq(unansweredQuestions.applicationId, applicationId), eq(unansweredQuestions.uuid, uuid));
 
-/** A question as a knowledge item's title: one line, within the title's length. */
-export function titleOf(question: string): string {
-  const line = question.replace(/\s+/g, ' ').trim();
-  const max = KNOWLEDGE_LIMITS.titleChars;
-  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
-}
-
 /**
- * The owner answers an unanswered question: the answer becomes a text item titled with the
- * question, queued like any other (its ingestion status shows on the knowledge screen), and the
- * group is marked answered in the same transaction, so a double submit makes one item.
+ * The owner answers an unanswered question: the question and the answer become a Q&A pair, so the
+ * question is answered with the owner's words from then on; it is queued like any other item (its
+ * ingestion status shows on the knowledge screen), and the group is marked answered in the same
+ * transaction, so a double submit makes one item.
  */
 export async function answerUnanswered(
   app: FastifyInstance,
@@ -42,7 +38,19 @@ export async function answerUnanswered(
   const [item] = await addItems(
     app,
     owner,
-    [{ type: 'text', title: titleOf(group.question), value: answer }],
+    [
+      {
+        type: 'qa',
+        title: titleOfQuestion(group.question),
+        // Asked in a chat, it may be longer than a pair's question may be: its start is the question.
+        question: stripControlCharacters(group.question)
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, KNOWLEDGE_LIMITS.qaQuestionChars),
+        answer,
+        alternatives: [],
+      },
+    ],
     async (tx, rows) => {
       const [claimed] = await tx
         .update(unansweredQuestions)

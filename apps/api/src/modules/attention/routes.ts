@@ -66,7 +66,7 @@ export default async function attentionRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          "Turns the owner's answer into a text knowledge item titled with the question, queued for " +
+          "Turns the question and the owner's answer into a Q&A pair (answered word for word), queued for " +
           'ingestion as usual, and marks the question answered.',
         params: ZUnansweredParams,
         body: ZAnswerUnansweredRequest,

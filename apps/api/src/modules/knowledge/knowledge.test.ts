@@ -168,7 +168,7 @@ describe('creating an application with knowledge', () => {
       name: ['Required'],
       'items[1].value': ['Enter a web address starting with http:// or https://'],
       'items[2].value': ['Required'],
-      'items[3].type': ['Must be file, text or url'],
+      'items[3].type': ['Must be file, text, url or qa'],
       'items[4].file': ['Required'],
       'items[5].file': ['Unsupported file type: use .pdf, .doc, .docx, .txt, .md or .html'],
     });

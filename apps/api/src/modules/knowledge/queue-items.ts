@@ -1,6 +1,7 @@
 import type { Db } from '@cairn/db/client';
 import { knowledgeItems } from '@cairn/db/schema';
 import type { FileStore } from '../../rag/file-store.ts';
+import { qaDocument } from './qa-document.ts';
 import type { KnowledgeItemInput } from './read-items.ts';
 
 export type PreparedItemRow = Omit<typeof knowledgeItems.$inferInsert, 'applicationId'>;
@@ -28,6 +29,19 @@ async function prepareItemRow(files: FileStore, input: KnowledgeItemInput): Prom
       source: input.filename,
       filePath: await files.put(input.data),
       sizeBytes: input.data.length,
+    };
+  }
+  if (input.type === 'qa') {
+    const data = Buffer.from(qaDocument(input), 'utf8');
+    return {
+      type: 'qa',
+      title: input.title,
+      filePath: await files.put(data),
+      mimeType: 'text/markdown',
+      sizeBytes: data.length,
+      qaQuestion: input.question,
+      qaAnswer: input.answer,
+      qaAlternatives: input.alternatives,
     };
   }
   if (input.type === 'text') {

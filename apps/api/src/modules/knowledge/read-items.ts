@@ -7,6 +7,9 @@ import {
   ZItemTitle,
   ZItemUrl,
   ZKnowledgeItemType,
+  ZQaAlternatives,
+  ZQaAnswer,
+  ZQaQuestion,
 } from '@cairn/contracts/knowledge';
 import { stripControlCharacters } from '@cairn/contracts/text';
 import type { z } from 'zod';
@@ -18,9 +21,20 @@ import { firstLineTitle } from '../../rag/parse/decode-text.ts';
 export type KnowledgeItemInput =
   | { type: 'file'; title: string | undefined; filename: string; data: Buffer }
   | { type: 'text'; title: string; value: string }
-  | { type: 'url'; title: string | undefined; value: string; crawlDepth: number };
+  | { type: 'url'; title: string | undefined; value: string; crawlDepth: number }
+  | QaItemInput;
 
-const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth)$/;
+export type QaItemInput = {
+  type: 'qa';
+  title: string;
+  question: string;
+  answer: string;
+  alternatives: string[];
+};
+
+const QA_FIELDS = ['question', 'answer', 'alternatives'] as const;
+
+const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth|question|answer|alternatives)$/;
 
 /**
  * Reads the specification's item fields (`items[i].type` plus `items[i].file` or
@@ -30,7 +44,16 @@ const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth)$/;
 export function readItems(form: FormBody): KnowledgeItemInput[] {
   const slots = new Map<
     number,
-    { type?: string; value?: string; title?: string; crawl_depth?: string; file?: FormBody['files'][number] }
+    {
+      type?: string;
+      value?: string;
+      title?: string;
+      crawl_depth?: string;
+      question?: string;
+      answer?: string;
+      alternatives?: string;
+      file?: FormBody['files'][number];
+    }
   >();
   const slot = (index: number) => {
     let s = slots.get(index);
@@ -43,7 +66,7 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
   for (const [key, value] of Object.entries(form.fields)) {
     const match = KEY_RE.exec(key);
     if (!match || match[2] === 'file') continue;
-    slot(Number(match[1]))[match[2] as 'type' | 'value' | 'title' | 'crawl_depth'] = value;
+    slot(Number(match[1]))[match[2] as Exclude<keyof ReturnType<typeof slot>, 'file'>] = value;
   }
   const issues: Issue[] = [];
   const at = (index: number, field: string, message: string) =>
@@ -69,9 +92,13 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
     const s = slots.get(index)!;
     const type = ZKnowledgeItemType.safeParse(s.type);
     if (!type.success) {
-      at(index, 'type', s.type === undefined ? 'Required' : 'Must be file, text or url');
+      at(index, 'type', s.type === undefined ? 'Required' : 'Must be file, text, url or qa');
       continue;
     }
+    if (type.data !== 'qa')
+      for (const field of QA_FIELDS)
+        if (s[field] !== undefined)
+          at(index, field, 'Only Q&A items have a question, answer and alternatives');
     const title = check(ZItemTitle, s.title ?? '', (m) => at(index, 'title', m)) || undefined;
     if (type.data !== 'url' && s.crawl_depth !== undefined && s.crawl_depth !== '0') {
       at(index, 'crawl_depth', 'Only URL items follow links');
@@ -98,6 +125,12 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       at(index, 'file', `A ${type.data} item takes a value, not a file`);
       continue;
     }
+    if (type.data === 'qa') {
+      if (s.value !== undefined) at(index, 'value', 'A Q&A item takes a question and an answer, not a value');
+      const pair = readQaPair(s, (field, message) => at(index, field, message));
+      if (pair) items.push({ type: 'qa', title: title ?? titleOfQuestion(pair.question), ...pair });
+      continue;
+    }
     if (type.data === 'text') {
       const value = check(ZItemText, s.value ?? '', (m) => at(index, 'value', m));
       if (value) items.push({ type: 'text', title: title ?? firstLineTitle(value) ?? 'Untitled', value });
@@ -111,6 +144,30 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
   }
   if (issues.length) throw validationError(issues);
   return items;
+}
+
+/**
+ * A pair's fields as a form sends them: the other phrasings one per line (a form field holds one
+ * string; blank lines are skipped). Reports each bad field and returns nothing then.
+ */
+export function readQaPair(
+  fields: { question?: string | undefined; answer?: string | undefined; alternatives?: string | undefined },
+  report: (field: 'question' | 'answer' | 'alternatives', message: string) => void,
+): Pick<QaItemInput, 'question' | 'answer' | 'alternatives'> | undefined {
+  const question = check(ZQaQuestion, fields.question ?? '', (m) => report('question', m));
+  const answer = check(ZQaAnswer, fields.answer ?? '', (m) => report('answer', m));
+  const lines = (fields.alternatives ?? '').split(/\r?\n/).filter((line) => line.trim());
+  const alternatives = ZQaAlternatives.safeParse(lines);
+  if (!alternatives.success) report('alternatives', alternatives.error.issues[0]?.message ?? 'Invalid value');
+  if (question === undefined || answer === undefined || !alternatives.success) return undefined;
+  return { question, answer, alternatives: alternatives.data };
+}
+
+/** A question as an item's title: one line, within the title's length. */
+export function titleOfQuestion(question: string): string {
+  const line = question.replace(/\s+/g, ' ').trim();
+  const max = KNOWLEDGE_LIMITS.titleChars;
+  return line.length > max ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
 function check<T extends z.ZodType<string>>(schema: T, value: string, report: (message: string) => void) {

@@ -6,6 +6,7 @@ import {
   ZKnowledgeItemList,
   ZKnowledgeItemParams,
   ZKnowledgeItemsForm,
+  ZQaImportForm,
   ZUpdateKnowledgeItemRequest,
 } from '@cairn/contracts/knowledge';
 import { ZKnowledgeChunkPage, ZKnowledgeChunksQuery } from '@cairn/contracts/knowledge-chunks';
@@ -18,6 +19,7 @@ import { findApplication } from '../applications/find-application.ts';
 import { addItems } from './add-items.ts';
 import { deleteItem } from './delete-item.ts';
 import { getItem } from './get-item.ts';
+import { importQaPairs } from './import-qa-pairs.ts';
 import { listChunks } from './list-chunks.ts';
 import { listItems } from './list-items.ts';
 import { readItems } from './read-items.ts';
@@ -51,7 +53,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'multipart/form-data: for each item i, `items[i].type` (file | text | url) plus `items[i].file` (file) or `items[i].value` (text body or URL); optional `items[i].title`. The items are queued for ingestion.',
+          "multipart/form-data: for each item i, `items[i].type` (file | text | url | qa) plus `items[i].file` (file) or `items[i].value` (text body or URL), or for a Q&A pair `items[i].question`, `items[i].answer` and optional `items[i].alternatives` (other phrasings, one per line, at most 20); optional `items[i].title` (a pair's defaults to its question). The items are queued for ingestion.",
         params: ZAppParams,
         response: { 201: ZKnowledgeItemList, ...errors },
       },
@@ -68,6 +70,28 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
         }
         reply.status(201);
         return addItems(app, target, inputs);
+      });
+    },
+  );
+
+  app.post(
+    '/api/applications/:appId/knowledge/qa-import/',
+    {
+      schema: {
+        ...base,
+        description:
+          'multipart/form-data with one CSV `file` of Q&A pairs: columns question, answer and optional alternatives (other phrasings separated by `|`), a header row optional, UTF-8 with or without a BOM, at most 1,000 rows. All or nothing: a bad row is a 400 naming it (`errors["row 7"]`). The pairs are queued for ingestion like any item.',
+        params: ZAppParams,
+        response: { 201: ZKnowledgeItemList, ...errors },
+      },
+      config: { formBody: ZQaImportForm },
+    },
+    async (request, reply) => {
+      return app.knowledge.intake.run(async () => {
+        const target = await owner(request.user.id, request.params.appId);
+        const items = await importQaPairs(app, target, await readForm(request));
+        reply.status(201);
+        return items;
       });
     },
   );
@@ -104,7 +128,8 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     {
       schema: {
         ...base,
-        description: "Changes an item's settings (`enabled`); its content changes by a re-sync.",
+        description:
+          "Changes an item's settings (`enabled`), or a `qa` item's `question`, `answer` and `alternatives` (indexed again); other content changes by a re-sync.",
         params: ZKnowledgeItemParams,
         body: ZUpdateKnowledgeItemRequest,
         response: { 200: ZKnowledgeItem, ...errors },

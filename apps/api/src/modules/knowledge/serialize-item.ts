@@ -30,6 +30,14 @@ export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
     language: row.language,
     chunk_count: row.chunkCount,
     enabled: row.enabled,
+    qa:
+      row.type === 'qa'
+        ? {
+            question: row.qaQuestion ?? '',
+            alternatives: row.qaAlternatives ?? [],
+            answer: row.qaAnswer ?? '',
+          }
+        : null,
     indexed_at: row.indexedAt ? new Date(row.indexedAt).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),

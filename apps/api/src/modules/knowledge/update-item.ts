@@ -2,10 +2,18 @@ import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contrac
 import { knowledgeIndexStats, knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { fieldError } from '../../lib/app-error.ts';
 import { findItem } from './find-item.ts';
+import { qaDocument } from './qa-document.ts';
+import { titleOfQuestion } from './read-items.ts';
 import { serializeItem } from './serialize-item.ts';
 
-/** Changes an item's settings (not its content: that is a re-sync); the owner's sockets are told. */
+type ItemRow = Awaited<ReturnType<typeof findItem>>;
+
+/**
+ * Changes an item's settings (not its content: that is a re-sync), or a Q&A pair's question,
+ * phrasings and answer, which are indexed again; the owner's sockets are told.
+ */
 export async function updateItem(
   app: FastifyInstance,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
@@ -13,10 +21,16 @@ export async function updateItem(
   input: TUpdateKnowledgeItemRequest,
 ): Promise<TKnowledgeItem> {
   const found = await findItem(app.db, owner.applicationId, uuid);
-  const [row] = await app.db.transaction(async (tx) => {
-    const updated = await tx
+  const content = await qaContent(app, found, input);
+  const row = await app.db.transaction(async (tx) => {
+    const [updated] = await tx
       .update(knowledgeItems)
-      .set({ ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: sql`now()` })
+      .set({
+        ...(input.enabled !== undefined && { enabled: input.enabled }),
+        ...content,
+        ...(content && { status: 'queued', progress: 0, error: null, lease: null, attempts: 0 }),
+        updatedAt: sql`now()`,
+      })
       .where(eq(knowledgeItems.id, found.id))
       .returning();
     // Every process's in-process copy of the postings knows which items are off as of its
@@ -29,8 +43,35 @@ export async function updateItem(
         .set({ version: sql`${knowledgeIndexStats.version} + 1` })
         .where(eq(knowledgeIndexStats.applicationId, owner.applicationId));
     }
-    return updated;
+    if (content) await app.knowledge.enqueue([found.id], { tx });
+    return updated!;
   });
-  await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row!);
-  return serializeItem(row!);
+  await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row);
+  return serializeItem(row);
+}
+
+/** The columns a change of a pair's content writes (its document stored anew), or none. */
+async function qaContent(app: FastifyInstance, item: ItemRow, input: TUpdateKnowledgeItemRequest) {
+  const { question, answer, alternatives } = input;
+  if (question === undefined && answer === undefined && alternatives === undefined) return undefined;
+  if (item.type !== 'qa') {
+    const field = question !== undefined ? 'question' : answer !== undefined ? 'answer' : 'alternatives';
+    throw fieldError(field, 'Only Q&A items have a question, answer and alternatives');
+  }
+  const pair = {
+    question: question ?? item.qaQuestion ?? '',
+    answer: answer ?? item.qaAnswer ?? '',
+    alternatives: alternatives ?? item.qaAlternatives ?? [],
+  };
+  // A title that was the question follows it; one the owner chose stays.
+  const titled = item.title !== titleOfQuestion(item.qaQuestion ?? '');
+  const data = Buffer.from(qaDocument(pair), 'utf8');
+  return {
+    qaQuestion: pair.question,
+    qaAnswer: pair.answer,
+    qaAlternatives: pair.alternatives,
+    title: titled ? item.title : titleOfQuestion(pair.question),
+    filePath: await app.knowledge.files.put(data),
+    sizeBytes: data.length,
+  };
 }

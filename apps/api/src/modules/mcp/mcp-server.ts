@@ -23,7 +23,7 @@ export const itemUri = (uuid: string) => `cairn://items/${uuid}`;
 /** A passage's citation id: stable while its item is not re-indexed. */
 export const citationId = (itemUuid: string, chunkId: number) => `${itemUuid}#${chunkId}`;
 
-const KIND_NAMES = { file: 'file', text: 'text note', url: 'web page' } as const;
+const KIND_NAMES = { file: 'file', text: 'text note', url: 'web page', qa: 'Q&A pair' } as const;
 
 const ZPassage = z.object({
   citation_id: z.string().describe('Stable id of the passage: `<item uuid>#<chunk id>`.'),

@@ -76,7 +76,7 @@ export function UnansweredRow({
   );
 }
 
-/** "Add to knowledge": the owner's answer becomes a text item titled with the question. */
+/** "Add to knowledge": the question and the owner's answer become a Q&A pair, answered word for word. */
 function AnswerDialog({
   question,
   onAdded,
@@ -121,8 +121,8 @@ function AnswerDialog({
         <DialogHeader>
           <DialogTitle>Answer this question</DialogTitle>
           <DialogDescription className="wrap-anywhere">
-            Your answer becomes a text item titled “{question.question}” in the knowledge base; once it is
-            indexed, the assistant answers this question from it.
+            “{question.question}” and your answer become a Q&A pair in the knowledge base; once it is indexed,
+            the assistant answers this question with your words exactly.
           </DialogDescription>
         </DialogHeader>
         <fetcher.Form method="post" className="grid gap-4">
@@ -136,7 +136,7 @@ function AnswerDialog({
                 name="answer"
                 required
                 rows={6}
-                maxLength={KNOWLEDGE_LIMITS.textChars}
+                maxLength={KNOWLEDGE_LIMITS.qaAnswerChars}
                 placeholder="Write the answer as you would want the assistant to give it."
               />
             )}

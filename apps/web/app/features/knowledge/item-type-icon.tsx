@@ -1,11 +1,12 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { FileTextIcon, GlobeIcon, TextIcon } from 'lucide-react';
+import { FileTextIcon, GlobeIcon, MessageSquareQuoteIcon, TextIcon } from 'lucide-react';
 
-const NAMES = { file: 'File', text: 'Text', url: 'Web page' } as const;
+const NAMES = { file: 'File', text: 'Text', url: 'Web page', qa: 'Q&A pair' } as const;
+const ICONS = { file: FileTextIcon, text: TextIcon, url: GlobeIcon, qa: MessageSquareQuoteIcon } as const;
 
 /** The icon of an item's type, with its name for screen readers. */
 export function ItemTypeIcon({ type }: { type: TKnowledgeItem['type'] }) {
-  const Icon = type === 'file' ? FileTextIcon : type === 'url' ? GlobeIcon : TextIcon;
+  const Icon = ICONS[type];
   return (
     <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-muted text-muted-foreground">
       <Icon aria-hidden="true" className="size-4" />

@@ -21,8 +21,10 @@ import { cn } from '../../lib/utils';
 import { ItemEnabledSwitch, OffBadge } from './item-enabled-switch';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
+import { QaPairSummary } from './qa-pair-summary';
 
 function describeSource(item: TKnowledgeItem): string | null {
+  if (item.type === 'qa') return null;
   if (item.type === 'text') return item.size_bytes ? `Text · ${formatBytes(item.size_bytes)}` : 'Text';
   if (item.type === 'url') return item.title === item.source ? null : item.source;
   return [item.source, item.size_bytes ? formatBytes(item.size_bytes) : null].filter(Boolean).join(' · ');
@@ -69,6 +71,7 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           {item.enabled ? null : <OffBadge />}
         </div>
         {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
+        {item.qa ? <QaPairSummary item={item} /> : null}
         {item.status === 'processing' || item.status === 'queued' ? (
           <div
             role="progressbar"
