@@ -372,6 +372,28 @@ describe('quiet by default', () => {
     await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
   });
 
+  it('an event told nowhere is still kept for the digest, read and out of the bell', async () => {
+    expect((await putProfile(alice.token, { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'daily' })).status).toBe(
+      200,
+    );
+    const visitor = await visitorSession();
+    const sent = await visitor('POST', '/messages/', {
+      conversation_uuid: null,
+      message: 'Do you repair submarines on Sundays?',
+    });
+    const room = sent.body.conversation.uuid as string;
+    await until(async () => (await rowsOf(room)).some((r) => r.event === 'unanswered_question'), 15_000);
+    const [row] = await t.app.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.event, 'unanswered_question'))
+      .orderBy(desc(notifications.id))
+      .limit(1);
+    expect(row).toMatchObject({ emailStatus: 'none', readAt: expect.any(Date) });
+    expect((await bell()).results.filter((n) => n.event === 'unanswered_question')).toEqual([]);
+    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+  });
+
   it('in-app off: no bell entry nor socket event, but the e-mail is still sent', async () => {
     t.app.notifications.clock = () => new Date();
     const profile = {

@@ -31,8 +31,8 @@ export interface NewNotification {
  * the profile's delay, or at once for an event with a deadline; push and Slack at once). The row
  * is also what those channels send from (and the e-mail's state), so an event told by e-mail but
  * not in the app is stored read, and the bell does not list it. An event with no channel is not
- * stored. Called after the change is committed; it never throws, so the request that caused the
- * event goes on whatever happens here.
+ * stored, unless the owner gets a digest. Called after the change is committed; it never throws,
+ * so the request that caused the event goes on whatever happens here.
  */
 export async function recordNotification(
   app: FastifyInstance,
@@ -48,7 +48,8 @@ export async function recordNotification(
     const email = !input.emailOff && channels.includes('email');
     const push = channels.includes('push');
     const slack = profile.slack !== null && channels.includes('slack');
-    if (!inApp && !email && !push && !slack) return;
+    // The digest lists what happened from these rows, whatever channels each event has.
+    if (!inApp && !email && !push && !slack && profile.digest === 'off') return;
     const [row] = await app.db
       .insert(notifications)
       .values({
