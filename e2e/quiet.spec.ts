@@ -70,6 +70,27 @@ test('after 20 API calls the sidebar lists only the owner’s chats and the bell
   expect(bell.body).toEqual({ unread_count: 0, results: [] });
   await page.reload();
   await expect(rooms).toHaveCount(2);
+
+  // Looked at: the quiet sidebar (in the drawer on a phone) and the profile with in-app as a choice.
+  for (const mode of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: mode });
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`/applications/${application.uuid}`);
+      if (width === 375) {
+        await page.getByRole('button', { name: 'Open navigation' }).click();
+        await expect(page.getByRole('dialog', { name: 'Navigation' }).getByRole('listitem')).toHaveCount(2);
+      } else await expect(rooms).toHaveCount(2);
+      await expectNoSidewaysScroll(page);
+      await shoot(page, 'quiet-sidebar', { fullPage: false });
+      await page.goto('/settings/notification-profile');
+      await expect(
+        page.getByRole('checkbox', { name: 'An answer gets a thumbs down: In app' }),
+      ).toBeEnabled();
+      await expectNoSidewaysScroll(page);
+      await shoot(page, 'quiet-notification-profile');
+    }
+  }
 });
 
 test('conversation retention is set on the application page, and checked', async ({
