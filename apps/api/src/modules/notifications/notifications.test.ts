@@ -318,6 +318,16 @@ describe('events reach the bell and the socket', () => {
 });
 
 describe('quiet by default', () => {
+  /** The latest stored notification of an event, whether the bell lists it or not. */
+  const latestOf = async (event: string) =>
+    (
+      await t.app.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.event, event))
+        .orderBy(desc(notifications.id))
+        .limit(1)
+    )[0];
   const rowsOf = async (room: string) =>
     (
       await t.database.query<{ event: string }>(
@@ -383,12 +393,7 @@ describe('quiet by default', () => {
     });
     const room = sent.body.conversation.uuid as string;
     await until(async () => (await rowsOf(room)).some((r) => r.event === 'unanswered_question'), 15_000);
-    const [row] = await t.app.db
-      .select()
-      .from(notifications)
-      .where(eq(notifications.event, 'unanswered_question'))
-      .orderBy(desc(notifications.id))
-      .limit(1);
+    const row = await latestOf('unanswered_question');
     expect(row).toMatchObject({ emailStatus: 'none', readAt: expect.any(Date) });
     expect((await bell()).results.filter((n) => n.event === 'unanswered_question')).toEqual([]);
     await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
@@ -417,12 +422,7 @@ describe('quiet by default', () => {
     expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
     await until(() => mails().length === mailsBefore + 1, 15_000);
     // The row the e-mail was sent from exists, read, and the bell does not list it.
-    const [row] = await t.app.db
-      .select()
-      .from(notifications)
-      .where(eq(notifications.event, 'handoff_requested'))
-      .orderBy(desc(notifications.id))
-      .limit(1);
+    const row = await latestOf('handoff_requested');
     expect(row).toMatchObject({ emailStatus: 'sent', readAt: expect.any(Date) });
     expect(await rowsOf(room)).toEqual([{ event: 'handoff_requested' }]);
     const after = await bell();

@@ -86,6 +86,18 @@ export function ApplicationSettingsForm({
   const temperature = Number(watch('temperature'));
   const embeddingChanges = watch('embedding_model') !== defaults.embedding_model;
   const busy = fetcher.state !== 'idle';
+  const retentionChoice = (value: 'forever' | 'days', label: string) => (
+    <label className="flex w-fit cursor-pointer items-center gap-3">
+      <input
+        type="radio"
+        value={value}
+        className="size-4 accent-primary"
+        defaultChecked={defaults.retention === value}
+        {...register('retention')}
+      />
+      {label}
+    </label>
+  );
 
   const textModels = models.filter((m) => m.model_type === 'text');
   const embeddingModels = models.filter((m) => m.model_type === 'embedding');
@@ -250,27 +262,9 @@ export function ApplicationSettingsForm({
           A daily clean-up deletes conversations whose last message is older, with their messages and
           notifications. The analytics totals already counted stay.
         </p>
-        <label className="flex w-fit cursor-pointer items-center gap-3 text-sm">
-          <input
-            type="radio"
-            value="forever"
-            className="size-4 accent-primary"
-            defaultChecked={defaults.retention === 'forever'}
-            {...register('retention')}
-          />
-          Keep forever
-        </label>
+        <div className="text-sm">{retentionChoice('forever', 'Keep forever')}</div>
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
-          <label className="flex cursor-pointer items-center gap-3">
-            <input
-              type="radio"
-              value="days"
-              className="size-4 accent-primary"
-              defaultChecked={defaults.retention === 'days'}
-              {...register('retention')}
-            />
-            Delete conversations after
-          </label>
+          {retentionChoice('days', 'Delete conversations after')}
           <Input
             type="number"
             inputMode="numeric"
