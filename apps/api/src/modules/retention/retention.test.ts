@@ -1,7 +1,7 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
-import { until } from '../../testing/chat-socket.ts';
+import { openChatSocket, until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { deleteExpiredConversations } from './delete-expired-conversations.ts';
 import { RETENTION_QUEUE } from './retention-plugin.ts';
@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 const MANUAL = { title: 'X200 manual', text: '# Warranty\n\nThe X200 comes with a three-year warranty.' };
 
 let t: TestApp;
-let owner: { token: string };
+let owner: { token: string; user: { id: number } };
 let kept: { uuid: string };
 let trimmed: { uuid: string };
 
@@ -63,6 +63,18 @@ describe('conversation retention', () => {
     const uncovered = await ask(trimmedKey, trimmed.uuid, 'Do you ship penguins to Mars?');
     const recent = await ask(trimmedKey, trimmed.uuid, 'How long is the X200 warranty?');
     const otherApp = await ask(keptKey, kept.uuid, 'How long is the X200 warranty?');
+    const ownChat = await t.call('POST', `/api/applications/${trimmed.uuid}/chatrooms/send-message/`, {
+      token: owner.token,
+      json: {
+        chatroom_identifier: 'new_chat',
+        message: 'An old chat of my own',
+        sender_identifier: `reg_${owner.user.id}`,
+        send_to_user: true,
+      },
+    });
+    expect(ownChat.status).toBe(201);
+    const own = ownChat.body.chatroom.uuid as string;
+    await age(own, 95);
     await until(async () => (await exists('unanswered_question_asks', 'true', [])) === 1);
     await age(old.room, 120);
     await age(uncovered.room, 91);
@@ -83,8 +95,15 @@ describe('conversation retention', () => {
     });
     expect(set.status).toBe(200);
 
+    const socket = await openChatSocket(t.url, owner.token);
     // A batch of one: the loop must go on until nothing is left.
-    expect(await deleteExpiredConversations(t.app, new Date(), 1)).toBe(2);
+    expect(await deleteExpiredConversations(t.app, new Date(), 1)).toBe(3);
+    expect(await roomExists(own)).toBe(0);
+    // The sidebar's room leaves open pages live; the API ones were in no live list.
+    await until(() => socket.events.some((e) => e.kind === 'chatroom_deleted' && e.chatroom_uuid === own));
+    const announced = socket.events.filter((e) => e.kind === 'chatroom_deleted').map((e) => e.chatroom_uuid);
+    expect(announced).toEqual([own]);
+    socket.close();
 
     expect(await roomExists(old.room)).toBe(0);
     expect(await roomExists(uncovered.room)).toBe(0);
