@@ -20,11 +20,13 @@ test('notification profile: matrix, delay, quiet hours in the browser’s zone, 
   await expect(page.getByRole('heading', { level: 1, name: 'Notification profile' })).toBeVisible();
 
   const box = (name: string) => page.getByRole('checkbox', { name, exact: true });
-  // Defaults: handoffs and failures by e-mail; in-app always on; Slack only once a channel is chosen.
+  // Defaults: handoffs and failures by e-mail; uncovered questions nowhere (the inbox lists them);
+  // in-app is a channel like the others; Slack only once a channel is chosen.
   await expect(box('A visitor asks for a person: E-mail')).toBeChecked();
   await expect(box('An answer gets a thumbs down: E-mail')).not.toBeChecked();
   await expect(box('An answer gets a thumbs down: In app')).toBeChecked();
-  await expect(box('An answer gets a thumbs down: In app')).toBeDisabled();
+  await expect(box('An answer gets a thumbs down: In app')).toBeEnabled();
+  await expect(box('The knowledge did not cover a question: In app')).not.toBeChecked();
   await expect(box('A visitor asks for a person: Push')).toBeEnabled();
   await expect(box('A visitor asks for a person: Push')).not.toBeChecked();
   await expect(box('A visitor asks for a person: Slack')).toBeDisabled();
@@ -41,6 +43,7 @@ test('notification profile: matrix, delay, quiet hours in the browser’s zone, 
   expect(await worker.text()).toContain("addEventListener('push'");
 
   await box('An answer gets a thumbs down: E-mail').check();
+  await box('An answer gets a thumbs down: In app').uncheck();
   await page.getByRole('spinbutton', { name: 'Wait before e-mailing (minutes)' }).fill('10');
   await page.getByRole('checkbox', { name: /Hold e-mails during quiet hours/ }).check();
   await expect(page.getByRole('combobox', { name: 'Time zone', exact: true })).toHaveValue('Europe/Paris');
@@ -58,7 +61,7 @@ test('notification profile: matrix, delay, quiet hours in the browser’s zone, 
     token: owner.token,
   });
   expect(saved.body).toMatchObject({
-    events: { negative_feedback: ['in_app', 'email'] },
+    events: { negative_feedback: ['email'] },
     email_delay_minutes: 10,
     quiet_hours: { start: '21:30', end: '06:45', time_zone: 'Europe/Paris', urgent_handoff: true },
     digest: 'daily',
@@ -67,6 +70,7 @@ test('notification profile: matrix, delay, quiet hours in the browser’s zone, 
   });
   await page.reload();
   await expect(box('An answer gets a thumbs down: E-mail')).toBeChecked();
+  await expect(box('An answer gets a thumbs down: In app')).not.toBeChecked();
   await expect(page.getByLabel('From')).toHaveValue('21:30');
 
   // A bad value is refused on its field.

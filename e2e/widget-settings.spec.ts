@@ -257,18 +257,20 @@ test('a visitor waiting for a person: the owner sees it live, takes over, replie
   await bar.getByRole('button', { name: 'Take over' }).click();
   await expect(bar).toContainText('You are handling this conversation');
   await expect(sidebar.getByText('1 waiting')).toBeVisible();
-  const roomOf = async () => {
-    const list = await api.call<{ chatrooms: { uuid: string; handled_by: string; waiting_since: null }[] }>(
-      'GET',
-      `/api/applications/${app.uuid}/chatrooms/`,
-      { token: user.token },
-    );
-    return list.body.chatrooms.find((c) => c.uuid === first.uuid);
-  };
+  const roomOf = async () =>
+    (
+      await api.call<{ handled_by: string; waiting_since: null }>(
+        'GET',
+        `/api/applications/${app.uuid}/chatrooms/${first.uuid}/messages/`,
+        { token: user.token },
+      )
+    ).body;
   expect(await roomOf()).toMatchObject({ handled_by: 'human', waiting_since: null });
   await bar.getByRole('button', { name: 'Hand back to the assistant' }).click();
   await expect(bar).toContainText('The assistant is answering');
   expect(await roomOf()).toMatchObject({ handled_by: 'assistant' });
+  // Nobody waits in it and no person answers: it leaves the sidebar for the conversation log.
+  await expect(rooms.getByRole('link', { name: /^Is the visitor centre open/ })).toHaveCount(0);
 
   // A reply goes to the visitor, under the owner's name, and takes the conversation over.
   const reply = 'Hi! Yes, we are open on Sundays from 10:00 to 16:00 all winter, and dogs are welcome.';

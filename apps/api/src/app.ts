@@ -29,6 +29,7 @@ import modelProviderRoutes from './modules/model-providers/routes.ts';
 import navigationRoutes from './modules/navigation/routes.ts';
 import notificationsPlugin from './modules/notifications/notifications-plugin.ts';
 import publicApiRoutes from './modules/public-api/routes.ts';
+import retentionPlugin from './modules/retention/retention-plugin.ts';
 import widgetPlugin from './modules/widget/widget-plugin.ts';
 import authPlugin from './plugins/auth.ts';
 import databasePlugin from './plugins/database.ts';
@@ -149,6 +150,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(widgetPlugin);
   await app.register(import('./modules/webhooks/webhooks-plugin.ts'));
   await app.register(integrationsPlugin, opts.integrations ?? {});
+  await app.register(retentionPlugin);
   // The web app's catch-all stays last: everything no API route claimed is a page.
   await app.register(webPlugin);
   return app;

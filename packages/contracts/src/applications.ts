@@ -34,6 +34,8 @@ export type TStrictness = z.infer<typeof ZStrictness>;
 
 export const INSTRUCTIONS_MAX = 4000;
 export const NO_ANSWER_MESSAGE_MAX = 1000;
+export const RETENTION_DAYS_MIN = 1;
+export const RETENTION_DAYS_MAX = 3650;
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
 export const DEFAULT_APPLICATION_SETTINGS = {
@@ -55,6 +57,11 @@ export const ZApplication = z.object({
    * "Sorry, I don't have information about that." in the question's language (en, de, fr, es).
    */
   no_answer_message: z.string(),
+  /**
+   * Conversations whose last message is older than this many days are deleted by a daily job;
+   * `null` keeps them forever. The analytics already counted stay.
+   */
+  conversation_retention_days: z.number().int().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -103,6 +110,13 @@ export const ZUpdateApplicationRequest = z.object({
   no_answer_message: freeText({ error: 'Must be text' })
     .trim()
     .max(NO_ANSWER_MESSAGE_MAX, `At most ${NO_ANSWER_MESSAGE_MAX} characters`)
+    .optional(),
+  conversation_retention_days: z
+    .number({ error: `Must be a number of days or null` })
+    .int('Must be a whole number of days')
+    .min(RETENTION_DAYS_MIN, `At least ${RETENTION_DAYS_MIN} day`)
+    .max(RETENTION_DAYS_MAX, `At most ${RETENTION_DAYS_MAX} days`)
+    .nullable()
     .optional(),
   /**
    * The application's models by uuid (built-in ids or the caller's provider models), in order: the

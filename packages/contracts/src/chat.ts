@@ -120,6 +120,14 @@ export const ZChatroom = z.object({
 });
 export type TChatroom = z.infer<typeof ZChatroom>;
 
+/**
+ * The sidebar lists the owner's own chats and the conversations waiting for a person or answered
+ * by one (decision 067); every other conversation (API, MCP, widget, Slack, Telegram) is in the
+ * conversation log. `GET …/chatrooms/` answers exactly these, and live events are sorted by it.
+ */
+export const isInSidebar = (room: Pick<TChatroom, 'source' | 'handled_by' | 'waiting_since'>) =>
+  room.source === 'web' || room.handled_by === 'human' || Boolean(room.waiting_since);
+
 export const ZChatroomList = z.object({ chatrooms: z.array(ZChatroom) });
 export type TChatroomList = z.infer<typeof ZChatroomList>;
 

@@ -34,7 +34,7 @@ export type TNotificationChannel = z.infer<typeof ZNotificationChannel>;
 /** What each event means, as the settings screen says it. */
 export const NOTIFICATION_EVENT_LABELS: Record<TNotificationEvent, string> = {
   handoff_requested: 'A visitor asks for a person',
-  conversation_started: 'A new conversation starts (widget, API, Slack, Telegram)',
+  conversation_started: 'A visitor starts a conversation (widget, Slack, Telegram)',
   visitor_replied: 'A visitor writes in a conversation you handle',
   negative_feedback: 'An answer gets a thumbs down',
   unanswered_question: 'The knowledge did not cover a question',
@@ -75,11 +75,11 @@ export type TQuietHours = z.infer<typeof ZQuietHours>;
 
 export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
 
+/** An event's channels, each once; none means the owner is not told (decision 067). */
 const ZEventChannelsInput = z
   .array(ZNotificationChannel)
   .max(NOTIFICATION_CHANNELS.length)
-  // in_app is always on: the bell lists every event whatever the profile says.
-  .transform((channels) => [...new Set<TNotificationChannel>([...channels, 'in_app'])]);
+  .transform((channels) => [...new Set(channels)]);
 
 /** A channel ID (C0123ABC) or name (#support) of the workspace of one of the owner's Slack integrations. */
 export const ZSlackTarget = z.strictObject({
@@ -117,7 +117,7 @@ const profileShape = <C extends z.ZodType, S extends z.ZodType, T extends z.ZodT
     slack,
   });
 
-/** What `PUT` takes (in_app added to every event). */
+/** What `PUT` takes (repeated channels dropped). */
 export const ZNotificationProfileInput = profileShape(
   ZEventChannelsInput,
   ZSlackTarget.nullable().default(null),
@@ -132,14 +132,18 @@ export const ZNotificationProfile = profileShape(
 export type TNotificationProfile = z.output<typeof ZNotificationProfile>;
 export type TNotificationProfileInput = z.input<typeof ZNotificationProfileInput>;
 
-/** Handoffs and failures by e-mail, the rest in the app only; e-mails wait 3 minutes. */
+/**
+ * Quiet by default (decision 067): handoffs and failures by e-mail and in the app, what a person
+ * did in a conversation (started one, replied, 👎) in the app; questions the knowledge did not
+ * cover only in the "Needs attention" inbox, which groups them. E-mails wait 3 minutes.
+ */
 export const DEFAULT_NOTIFICATION_PROFILE: TNotificationProfile = {
   events: {
     handoff_requested: ['email', 'in_app'],
     conversation_started: ['in_app'],
     visitor_replied: ['in_app'],
     negative_feedback: ['in_app'],
-    unanswered_question: ['in_app'],
+    unanswered_question: [],
     knowledge_failed: ['email', 'in_app'],
     integration_failed: ['email', 'in_app'],
   },

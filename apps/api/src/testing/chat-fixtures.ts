@@ -73,3 +73,19 @@ export function sendChatMessage(
     },
   });
 }
+
+/**
+ * Every conversation of an application, latest activity first, read from the database: the sidebar
+ * (`GET …/chatrooms/`) lists only the owner's own chats and those a person is in (decision 067).
+ */
+export async function conversationsOf(
+  t: TestApp,
+  appUuid: string,
+): Promise<Array<{ uuid: string; name: string; source: string }>> {
+  const { rows } = await t.database.query<{ uuid: string; name: string; source: string }>(
+    `SELECT c.uuid, c.name, c.source FROM chatrooms c JOIN applications a ON a.id = c.application_id
+      WHERE a.uuid = $1 ORDER BY c.last_message_at DESC, c.id DESC`,
+    [appUuid],
+  );
+  return rows;
+}

@@ -21,6 +21,8 @@ describe('contract constants copied for the browser', () => {
     expect(copies.NO_ANSWER_MESSAGE_MAX).toBe(applications.NO_ANSWER_MESSAGE_MAX);
     expect(copies.TEMPERATURE_MIN).toBe(applications.TEMPERATURE_MIN);
     expect(copies.TEMPERATURE_MAX).toBe(applications.TEMPERATURE_MAX);
+    expect(copies.RETENTION_DAYS_MIN).toBe(applications.RETENTION_DAYS_MIN);
+    expect(copies.RETENTION_DAYS_MAX).toBe(applications.RETENTION_DAYS_MAX);
     expect(copies.PROVIDER_KIND_VALUES).toEqual(providers.PROVIDER_KIND_VALUES);
     expect(copies.senderIdentifierOf(42)).toBe(chat.senderIdentifierOf(42));
     expect(copies.API_KEY_PREFIX).toBe(apiKeys.API_KEY_PREFIX);

@@ -32,6 +32,8 @@ export const INSTRUCTIONS_MAX = 4000;
 export const NO_ANSWER_MESSAGE_MAX = 1000;
 export const TEMPERATURE_MIN = 0;
 export const TEMPERATURE_MAX = 2;
+export const RETENTION_DAYS_MIN = 1;
+export const RETENTION_DAYS_MAX = 3650;
 export const PROVIDER_KIND_VALUES = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;
 export const senderIdentifierOf = (userId: number) => `reg_${userId}`;
 export const API_KEY_PREFIX = 'cairn_';

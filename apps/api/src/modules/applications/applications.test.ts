@@ -126,6 +126,36 @@ describe('applications', () => {
     expect(onDisk(keptFile)).toBe(true);
   });
 
+  it('keeps conversations forever by default; retention is 1 to 3650 whole days or null', async () => {
+    const created = (await t.call('POST', '/api/applications/', { token: alice, json: { name: 'Kept' } }))
+      .body;
+    expect(created.conversation_retention_days).toBeNull();
+    const path = `/api/applications/${created.uuid}/`;
+    const patch = (value: unknown) =>
+      t.call('PATCH', path, { token: alice, json: { conversation_retention_days: value } });
+    for (const days of [1, 90, 3650]) {
+      const res = await patch(days);
+      expect(res.status).toBe(200);
+      expect(res.body.conversation_retention_days).toBe(days);
+    }
+    expect((await t.call('GET', path, { token: alice })).body.conversation_retention_days).toBe(3650);
+    // Other fields leave it as it is.
+    expect((await t.call('PATCH', path, { token: alice, json: { name: 'Kept 2' } })).body).toMatchObject({
+      conversation_retention_days: 3650,
+    });
+    for (const bad of [0, -1, 3651, 1.5, '90', '', 'forever', '9\u0000', true, [], {}, 1e308]) {
+      const res = await patch(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.errors.conversation_retention_days, JSON.stringify(bad)).toBeDefined();
+    }
+    const forever = await patch(null);
+    expect(forever.status).toBe(200);
+    expect(forever.body.conversation_retention_days).toBeNull();
+    expect(
+      (await t.call('PATCH', path, { token: bob, json: { conversation_retention_days: 30 } })).status,
+    ).toBe(404);
+  });
+
   it('treats a malformed id as not found and requires authentication', async () => {
     expect((await t.call('GET', '/api/applications/not-a-uuid/', { token: alice })).status).toBe(404);
     const anon = await t.call('GET', '/api/applications/');
@@ -185,6 +215,7 @@ describe('duplicating and summarising applications', () => {
         temperature: 0.7,
         strictness: 'balanced',
         no_answer_message: 'Ask us.',
+        conversation_retention_days: 90,
       },
     });
     const widget = await t.call('PATCH', `${base}/widget/`, {
@@ -218,6 +249,7 @@ describe('duplicating and summarising applications', () => {
       temperature: 0.7,
       strictness: 'balanced',
       no_answer_message: 'Ask us.',
+      conversation_retention_days: 90,
       llm_models: original.llm_models,
     });
     // Indexed knowledge is copied with its index: ready and searchable at once, in its own items.

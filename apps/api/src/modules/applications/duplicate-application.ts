@@ -41,6 +41,7 @@ export async function duplicateApplication(
         temperature: source.temperature,
         strictness: source.strictness,
         noAnswerMessage: source.noAnswerMessage,
+        conversationRetentionDays: source.conversationRetentionDays,
       })
       .returning();
     await tx.execute(sql`

@@ -100,7 +100,9 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
           'Renames the application and changes its settings. `llm_models` lists model uuids (from ' +
           '`GET /api/models/`) in order: the first text and the first embedding model are the selected ' +
           'ones. A newly selected embedding model is checked first with one test embedding (refused with ' +
-          "the provider's answer when it fails); changing it re-indexes all knowledge of the application.",
+          "the provider's answer when it fails); changing it re-indexes all knowledge of the application. " +
+          '`conversation_retention_days` (1–3650, or null to keep them forever): a daily job deletes the ' +
+          'conversations whose last message is older, with their messages and notifications.',
         params: ZAppParams,
         body: ZUpdateApplicationRequest,
         response: { 200: ZApplication, ...errors },

@@ -12,6 +12,7 @@ export function serializeApplication(app: ApplicationRow): TApplication {
     temperature: app.temperature,
     strictness: app.strictness,
     no_answer_message: app.noAnswerMessage,
+    conversation_retention_days: app.conversationRetentionDays,
     created_at: app.createdAt.toISOString(),
     updated_at: app.updatedAt.toISOString(),
   };

@@ -59,6 +59,9 @@ export async function updateApplicationSettings<T = never>(
         ...(input.temperature !== undefined && { temperature: input.temperature }),
         ...(input.strictness !== undefined && { strictness: input.strictness }),
         ...(input.no_answer_message !== undefined && { noAnswerMessage: input.no_answer_message }),
+        ...(input.conversation_retention_days !== undefined && {
+          conversationRetentionDays: input.conversation_retention_days,
+        }),
         ...(llmModels !== undefined && { llmModels }),
         updatedAt: sql`now()`,
       })

@@ -216,6 +216,46 @@ describe('chatrooms', () => {
     expect(await names()).toEqual([a, b]);
   });
 
+  it("lists only the owner's own chats and conversations a person is waiting in or answers", async () => {
+    const appUuid = await createApp(alice.token, 'Quiet sidebar');
+    const own = (
+      await send(alice.token, appUuid, {
+        chatroom_identifier: 'new_chat',
+        message: 'my own chat',
+        sender_identifier: `reg_${alice.user.id}`,
+      })
+    ).body.chatroom.uuid;
+    const key = (
+      await t.call('POST', `/api/applications/${appUuid}/api-keys/`, {
+        token: alice.token,
+        json: { name: 'K' },
+      })
+    ).body.key;
+    const apiRooms: string[] = [];
+    for (const input of ['first call', 'second call']) {
+      const res = await t.call('POST', '/api/v1/responses', {
+        headers: { authorization: `Bearer ${key}` },
+        json: { model: appUuid, input },
+      });
+      expect(res.status).toBe(200);
+      apiRooms.push(res.body.conversation_id);
+    }
+    const listed = async () =>
+      (
+        await t.call('GET', `/api/applications/${appUuid}/chatrooms/`, { token: alice.token })
+      ).body.chatrooms.map((c: { uuid: string }) => c.uuid);
+    expect(await listed()).toEqual([own]);
+    const navigation = await t.call('GET', `/api/navigation/?application=${appUuid}`, { token: alice.token });
+    expect(navigation.body.chatrooms.map((c: { uuid: string }) => c.uuid)).toEqual([own]);
+    // The owner takes an API conversation over: a person answers it now, so it is in the sidebar.
+    const path = `/api/applications/${appUuid}/chatrooms/${apiRooms[0]}/`;
+    const taken = await t.call('PATCH', path, { token: alice.token, json: { handled_by: 'human' } });
+    expect(taken.status).toBe(200);
+    expect((await listed()).sort()).toEqual([own, apiRooms[0]].sort());
+    await t.call('PATCH', path, { token: alice.token, json: { handled_by: 'assistant' } });
+    expect(await listed()).toEqual([own]);
+  });
+
   it('renames and deletes, for the owner only', async () => {
     const room = (await asAlice('new_chat', 'to be renamed')).body.chatroom.uuid;
     const path = `/api/applications/${appId}/chatrooms/${room}/`;

@@ -36,7 +36,17 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
 
   app.get(
     `${prefix}/`,
-    { schema: { ...base, params: ZAppParams, response: { 200: ZChatroomList, ...errors } } },
+    {
+      schema: {
+        ...base,
+        description:
+          "The sidebar's conversations, latest activity first: the caller's own chats (source `web`) and " +
+          'the conversations of any source a visitor is waiting in or a person answers (`waiting_since` set ' +
+          'or `handled_by: human`). Every conversation is in the conversation log.',
+        params: ZAppParams,
+        response: { 200: ZChatroomList, ...errors },
+      },
+    },
     (request) => listChatrooms(app.db, request.user.id, request.params.appId),
   );
 

@@ -1,7 +1,7 @@
 import { integrationEvents } from '@cairn/db/schema';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { type FakeSlack, startFakeSlack } from '../../testing/fake-slack-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { slackSignature } from './slack-signature.ts';
@@ -293,8 +293,7 @@ describe('Slack events URL', () => {
     expect(events!.n).toBe(1);
 
     // The thread is a chatroom of the application with source slack, holding question and answer.
-    const rooms = (await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/`, { token: owner.token }))
-      .body.chatrooms as Array<{ uuid: string; source: string }>;
+    const rooms = await conversationsOf(t, appA.uuid);
     const room = rooms.find((r) => r.source === 'slack')!;
     const messages = (
       await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/${room.uuid}/messages/`, {
@@ -320,8 +319,7 @@ describe('Slack events URL', () => {
       }),
     );
     expect((await slack.waitFor('chat.postMessage', next)).args.thread_ts).toBe('1700000001.000200');
-    const after = (await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/`, { token: owner.token }))
-      .body.chatrooms;
+    const after = await conversationsOf(t, appA.uuid);
     expect(after.filter((r: { source: string }) => r.source === 'slack')).toHaveLength(1);
 
     // 👎 from the buttons: the feedback is stored on the answer.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../testing/fake-telegram-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { telegramModeFor } from './telegram-client.ts';
@@ -94,8 +94,7 @@ describe('Telegram with long polling (PUBLIC_URL is local)', () => {
     expect(String(answer.params.text)).toContain('Sources:\n[1] X200 manual');
     expect(answer.params.reply_parameters).toMatchObject({ message_id: expect.any(Number) });
 
-    const rooms = (await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/`, { token: owner.token }))
-      .body.chatrooms;
+    const rooms = await conversationsOf(t, appA.uuid);
     const room = rooms.find((r: { source: string }) => r.source === 'telegram');
     expect(room).toBeDefined();
     const shown = (await t.call('GET', `/api/integrations/${uuid}/`, { token: owner.token })).body;

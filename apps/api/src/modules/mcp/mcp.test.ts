@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
-import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { joinChunks } from './knowledge-text.ts';
 
@@ -180,8 +180,7 @@ describe('MCP server (official SDK client, Streamable HTTP)', () => {
     });
     expect((result.content as Array<{ text: string }>)[0]!.text).toContain(answer.conversation_id);
 
-    const rooms = (await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/`, { token: owner.token }))
-      .body.chatrooms as Array<{ uuid: string; source: string }>;
+    const rooms = await conversationsOf(t, appA.uuid);
     expect(rooms.find((r) => r.uuid === answer.conversation_id)).toMatchObject({ source: 'mcp' });
     const stored = await t.call(
       'GET',

@@ -7,7 +7,7 @@ import { serializeUser } from '../accounts/serialize-user.ts';
 import { applicationRowsOf } from '../applications/list-applications.ts';
 import { serializeApplication } from '../applications/serialize-application.ts';
 import { countAttention } from '../attention/get-attention.ts';
-import { chatroomsOf } from '../chatrooms/list-chatrooms.ts';
+import { sidebarChatroomsOf } from '../chatrooms/list-chatrooms.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 404: ZErrorBody };
 
@@ -34,7 +34,7 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
         security: [{ token: [] }],
         description:
           'The signed-in user, their applications, and for the application named by `application` (else ' +
-          'the first) its chatrooms and the attention badge counts. An `application` that is not one ' +
+          'the first) its sidebar chatrooms (as `GET …/chatrooms/`) and the attention badge counts. An `application` that is not one ' +
           "of the caller's is a 404.",
         querystring: ZNavigationQuery,
         response: { 200: ZNavigation, ...errors },
@@ -47,7 +47,7 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
       if (wanted && !selected) throw notFound('Application not found.');
       const [chatrooms, attention] = selected
         ? await Promise.all([
-            optional(request, 'chatrooms', chatroomsOf(app.db, selected.id)),
+            optional(request, 'chatrooms', sidebarChatroomsOf(app.db, selected.id)),
             optional(request, 'attention counts', countAttention(app.db, selected.id)),
           ])
         : [[], null];

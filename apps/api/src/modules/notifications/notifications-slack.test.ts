@@ -75,7 +75,7 @@ describe('Slack notifications', () => {
     });
     expect(saved.status).toBe(200);
     expect(saved.body.slack).toEqual({ integration_uuid: integrationUuid, channel: '#support' });
-    expect(saved.body.events.knowledge_failed).toEqual(['slack', 'in_app']);
+    expect(saved.body.events.knowledge_failed).toEqual(['slack']);
 
     const since = slack.calls.length;
     const form = new FormData();
@@ -91,8 +91,10 @@ describe('Slack notifications', () => {
       /^\*A knowledge item could not be indexed: http:\/\/127\.0\.0\.1:1\/closed\*\nUnreachable/,
     );
     expect(posted.args.text).toContain(`<${t.url}/applications/${appUuid}/knowledge-base|Open in Cairn>`);
-    // Only the channels asked for: no e-mail for it now.
+    // Only the channels asked for: no e-mail for it now, and not in the bell.
     expect(t.outbox().filter((m) => m.subject.startsWith('A knowledge item'))).toEqual([]);
+    const bell = await t.call('GET', '/api/notifications/', { token: owner.token });
+    expect(bell.body).toEqual({ unread_count: 0, results: [] });
   });
 
   it('"send a test to Slack" posts at once to the chosen channel; without one it says what to do', async () => {

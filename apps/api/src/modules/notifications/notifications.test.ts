@@ -2,7 +2,7 @@ import type { TNotification, TNotificationProfile } from '@cairn/contracts/notif
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
 import { notifications } from '@cairn/db/schema';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
@@ -113,18 +113,23 @@ afterAll(async () => {
 });
 
 describe('notification profile', () => {
-  it('starts with the defaults: handoffs and failures by e-mail, the rest in the app', async () => {
+  it('starts with the defaults: handoffs and failures by e-mail, what people did in the app, uncovered questions in the inbox only', async () => {
     expect(await profileOf(alice.token)).toEqual(DEFAULT_NOTIFICATION_PROFILE);
     expect(DEFAULT_NOTIFICATION_PROFILE.events.handoff_requested).toEqual(['email', 'in_app']);
     expect(DEFAULT_NOTIFICATION_PROFILE.events.integration_failed).toEqual(['email', 'in_app']);
     expect(DEFAULT_NOTIFICATION_PROFILE.events.conversation_started).toEqual(['in_app']);
+    expect(DEFAULT_NOTIFICATION_PROFILE.events.unanswered_question).toEqual([]);
     expect((await t.call('GET', '/api/notification-profile/')).status).toBe(401);
   });
 
-  it('saves a profile for its owner only; in-app is always on', async () => {
+  it('saves a profile for its owner only; in-app is a channel like the others', async () => {
     const profile = {
       ...DEFAULT_NOTIFICATION_PROFILE,
-      events: { ...DEFAULT_NOTIFICATION_PROFILE.events, conversation_started: ['email'] },
+      events: {
+        ...DEFAULT_NOTIFICATION_PROFILE.events,
+        conversation_started: ['email', 'email'],
+        handoff_requested: [],
+      },
       email_delay_minutes: 0,
       quiet_hours: { start: '22:00', end: '07:00', time_zone: 'Europe/Paris' },
       digest: 'daily',
@@ -132,7 +137,8 @@ describe('notification profile', () => {
     };
     const res = await putProfile(bob.token, profile);
     expect(res.status).toBe(200);
-    expect(res.body.events.conversation_started).toEqual(['email', 'in_app']);
+    expect(res.body.events.conversation_started).toEqual(['email']);
+    expect(res.body.events.handoff_requested).toEqual([]);
     expect(res.body.quiet_hours).toEqual({
       start: '22:00',
       end: '07:00',
@@ -175,7 +181,7 @@ describe('notification profile', () => {
 });
 
 describe('events reach the bell and the socket', () => {
-  it('a widget conversation: started, unanswered, thumbs down, handoff, visitor reply', async () => {
+  it('a widget conversation: started, thumbs down, handoff, visitor reply (not the uncovered question, by default)', async () => {
     const visitor = await visitorSession();
     const sent = await visitor('POST', '/messages/', {
       conversation_uuid: null,
@@ -192,7 +198,6 @@ describe('events reach the bell and the socket', () => {
       link: `/applications/${appUuid}/messages/${room}`,
       read: false,
     });
-    await notified('unanswered_question', inRoom);
     expect(
       (await visitor('POST', `/messages/${sent.body.answer.uuid}/feedback/`, { feedback: 'down' })).status,
     ).toBe(200);
@@ -206,6 +211,13 @@ describe('events reach the bell and the socket', () => {
     expect(again.status).toBe(201);
     const replied = await notified('visitor_replied', inRoom);
     expect(replied.body).toBe('Hello? Anyone there?');
+    // The question the knowledge did not cover is in the inbox; the default profile tells it nowhere.
+    const { rows } = await t.database.query(
+      `SELECT n.id FROM notifications n JOIN chatrooms c ON c.id = n.chatroom_id
+        WHERE c.uuid = $1 AND n.event = 'unanswered_question'`,
+      [room],
+    );
+    expect(rows).toEqual([]);
     // Bob hears nothing of Alice's application.
     expect((await bell(bob.token)).results).toEqual([]);
   });
@@ -302,6 +314,127 @@ describe('events reach the bell and the socket', () => {
     );
     const all = await t.call('POST', '/api/notifications/read/', { token: alice.token, json: { all: true } });
     expect(all.body).toEqual({ unread_count: 0 });
+  });
+});
+
+describe('quiet by default', () => {
+  /** The latest stored notification of an event, whether the bell lists it or not. */
+  const latestOf = async (event: string) =>
+    (
+      await t.app.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.event, event))
+        .orderBy(desc(notifications.id))
+        .limit(1)
+    )[0];
+  const rowsOf = async (room: string) =>
+    (
+      await t.database.query<{ event: string }>(
+        `SELECT n.event FROM notifications n JOIN chatrooms c ON c.id = n.chatroom_id WHERE c.uuid = $1`,
+        [room],
+      )
+    ).rows;
+
+  it('a new API conversation notifies nobody, even with conversation_started in the app', async () => {
+    const key = (
+      await t.call('POST', `/api/applications/${appUuid}/api-keys/`, {
+        token: alice.token,
+        json: { name: 'K' },
+      })
+    ).body.key;
+    const ask = async (input: string) => {
+      const res = await t.call('POST', '/api/v1/responses', {
+        headers: { authorization: `Bearer ${key}` },
+        json: { model: appUuid, input },
+      });
+      expect(res.status).toBe(200);
+      return res.body.conversation_id as string;
+    };
+    const before = await bell();
+    const liveBefore = live.length;
+    // Covered and uncovered: neither a start nor an uncovered question is told by default.
+    const rooms = [await ask('How long is the X200 warranty?'), await ask('Do you ship to the Moon?')];
+    const everything = Object.fromEntries(
+      Object.keys(DEFAULT_NOTIFICATION_PROFILE.events).map((event) => [event, ['in_app']]),
+    );
+    expect(
+      (await putProfile(alice.token, { ...DEFAULT_NOTIFICATION_PROFILE, events: everything })).status,
+    ).toBe(200);
+    rooms.push(await ask('Is the warranty three years?'));
+    // A visitor's conversation started after them is told: the API ones were recorded before it if at all.
+    const visitor = await visitorSession();
+    const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
+    await notified('conversation_started', (n) => n.chatroom_uuid === sent.body.conversation.uuid);
+    for (const room of rooms.slice(0, 2)) expect(await rowsOf(room)).toEqual([]);
+    // Asked for, the uncovered question is told; the start of the API conversation still is not.
+    expect((await rowsOf(rooms[2]!)).map((r) => r.event)).not.toContain('conversation_started');
+    const after = await bell();
+    expect(
+      after.results.filter((n) => rooms.includes(n.chatroom_uuid ?? '')).map((n) => n.event),
+    ).not.toContain('conversation_started');
+    expect(after.unread_count).toBeGreaterThan(before.unread_count);
+    expect(
+      live
+        .slice(liveBefore)
+        .filter((n) => rooms.includes(n.chatroom_uuid ?? '') && n.event === 'conversation_started'),
+    ).toEqual([]);
+    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+  });
+
+  it('an event told nowhere is still kept for the digest, read and out of the bell', async () => {
+    expect((await putProfile(alice.token, { ...DEFAULT_NOTIFICATION_PROFILE, digest: 'daily' })).status).toBe(
+      200,
+    );
+    const visitor = await visitorSession();
+    const sent = await visitor('POST', '/messages/', {
+      conversation_uuid: null,
+      message: 'Do you repair submarines on Sundays?',
+    });
+    const room = sent.body.conversation.uuid as string;
+    await until(async () => (await rowsOf(room)).some((r) => r.event === 'unanswered_question'), 15_000);
+    const row = await latestOf('unanswered_question');
+    expect(row).toMatchObject({ emailStatus: 'none', readAt: expect.any(Date) });
+    expect((await bell()).results.filter((n) => n.event === 'unanswered_question')).toEqual([]);
+    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+  });
+
+  it('in-app off: no bell entry nor socket event, but the e-mail is still sent', async () => {
+    t.app.notifications.clock = () => new Date();
+    const profile = {
+      ...DEFAULT_NOTIFICATION_PROFILE,
+      email_delay_minutes: 0,
+      events: {
+        ...DEFAULT_NOTIFICATION_PROFILE.events,
+        handoff_requested: ['email'],
+        conversation_started: [],
+      },
+    };
+    expect((await putProfile(alice.token, profile)).status).toBe(200);
+    const before = await bell();
+    const liveBefore = live.length;
+    const visitor = await visitorSession();
+    const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
+    const room = sent.body.conversation.uuid as string;
+    expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
+    // E-mailed: the mail about this conversation, the one its row was claimed and sent for.
+    await until(
+      () => t.outbox().some((m) => m.to === alice.user.email && readable(m.raw).includes(room)),
+      15_000,
+    );
+    await until(async () => (await latestOf('handoff_requested'))?.emailStatus === 'sent');
+    // The row the e-mail was sent from exists, read, and the bell does not list it.
+    const row = await latestOf('handoff_requested');
+    expect(row).toMatchObject({ emailStatus: 'sent', readAt: expect.any(Date) });
+    expect(await rowsOf(room)).toEqual([{ event: 'handoff_requested' }]);
+    const after = await bell();
+    expect(after.results.map((n) => n.chatroom_uuid)).not.toContain(room);
+    expect(after.unread_count).toBe(before.unread_count);
+    expect(live.slice(liveBefore).map((n) => n.chatroom_uuid)).not.toContain(room);
+    // In the app again: the bell lists the event's entries, this one read.
+    await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
+    const shown = (await bell()).results.find((n) => n.chatroom_uuid === room);
+    expect(shown).toMatchObject({ event: 'handoff_requested', read: true });
   });
 });
 

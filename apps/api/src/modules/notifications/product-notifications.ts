@@ -19,6 +19,12 @@ interface Where {
 
 /** `web` chatrooms are the owner's own chats in the app: nothing there to be told about. */
 const fromOthers = (chatroom: ChatroomRow) => chatroom.source !== 'web';
+const PROGRAM_SOURCES = new Set<ChatroomRow['source']>(['api', 'mcp']);
+/**
+ * A person on the other side: widget, Slack and Telegram. An API or MCP conversation is a
+ * program's call (each call can be one), never news to be told; the conversation log shows them.
+ */
+const withAVisitor = (chatroom: ChatroomRow) => fromOthers(chatroom) && !PROGRAM_SOURCES.has(chatroom.source);
 
 const oneLine = (text: string, max = 140) => {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -43,7 +49,7 @@ async function notifyInChatroom(
 }
 
 export async function notifyConversationStarted(app: FastifyInstance, where: Where) {
-  if (!fromOthers(where.chatroom)) return;
+  if (!withAVisitor(where.chatroom)) return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'conversation_started',
     title: `New ${CHATROOM_SOURCE_LABELS[where.chatroom.source]} conversation in ${appName}`,

@@ -26,10 +26,13 @@ export interface NewNotification {
 }
 
 /**
- * Records an event for its owner: always in the bell (and live as a `notification` socket event),
- * and queues the other channels the profile asks for (e-mail after the profile's delay, or at once
- * for an event with a deadline; push and Slack at once). Called after the change is
- * committed; it never throws, so the request that caused the event goes on whatever happens here.
+ * Records an event for its owner as the profile asks (decision 067): in the bell (and live as a
+ * `notification` socket event) with `in_app`, and queues the other channels it names (e-mail after
+ * the profile's delay, or at once for an event with a deadline; push and Slack at once). The row
+ * is also what those channels send from (and the e-mail's state), so an event told by e-mail but
+ * not in the app is stored read, and the bell does not list it. An event with no channel is not
+ * stored, unless the owner gets a digest. Called after the change is committed; it never throws,
+ * so the request that caused the event goes on whatever happens here.
  */
 export async function recordNotification(
   app: FastifyInstance,
@@ -39,8 +42,14 @@ export async function recordNotification(
   try {
     const profile = await getProfile(app.db, ownerId);
     const now = app.notifications.clock();
-    const channels: TNotificationChannel[] = input.event === 'test' ? [] : profile.events[input.event];
+    const channels: TNotificationChannel[] =
+      input.event === 'test' ? ['in_app'] : profile.events[input.event];
+    const inApp = channels.includes('in_app');
     const email = !input.emailOff && channels.includes('email');
+    const push = channels.includes('push');
+    const slack = profile.slack !== null && channels.includes('slack');
+    // The digest lists what happened from these rows, whatever channels each event has.
+    if (!inApp && !email && !push && !slack && profile.digest === 'off') return;
     const [row] = await app.db
       .insert(notifications)
       .values({
@@ -51,6 +60,7 @@ export async function recordNotification(
         link: input.link ?? null,
         applicationId: input.application?.id ?? null,
         chatroomId: input.chatroom?.id ?? null,
+        readAt: inApp ? null : now,
         emailStatus: email ? 'pending' : 'none',
         emailDueAt: email
           ? new Date(now.getTime() + (input.replyBy ? 0 : profile.email_delay_minutes * 60_000))
@@ -60,16 +70,18 @@ export async function recordNotification(
         createdAt: now,
       })
       .returning();
-    await app.realtime.publish(ownerId, {
-      event: 'notification',
-      data: serializeNotification(row!, {
-        applicationUuid: input.application?.uuid ?? null,
-        chatroomUuid: input.chatroom?.uuid ?? null,
-      }),
-    });
+    if (inApp) {
+      await app.realtime.publish(ownerId, {
+        event: 'notification',
+        data: serializeNotification(row!, {
+          applicationUuid: input.application?.uuid ?? null,
+          chatroomUuid: input.chatroom?.uuid ?? null,
+        }),
+      });
+    }
     if (email) await queueNotificationEmail(app, row!.id, row!.emailDueAt!);
-    if (channels.includes('push')) await queueNotificationPush(app, row!.id);
-    if (profile.slack && channels.includes('slack')) await queueNotificationSlack(app, row!.id);
+    if (push) await queueNotificationPush(app, row!.id);
+    if (slack) await queueNotificationSlack(app, row!.id);
   } catch (err) {
     app.log.error({ err, event: input.event }, 'could not record a notification');
   }

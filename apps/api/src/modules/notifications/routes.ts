@@ -45,7 +45,8 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'Replaces the profile. `in_app` is always on (added if missing). `email` is sent after ' +
+          'Replaces the profile. Each event goes to the channels it lists, and none to nobody. `in_app` lists it in ' +
+          'the bell (`GET /api/notifications/`); `email` is sent after ' +
           '`email_delay_minutes` (skipped if you opened the conversation meanwhile); `push` goes at once to ' +
           'the browsers you subscribed (Web Push); `slack` posts to `slack.channel` through ' +
           '`slack.integration_uuid` (one of your Slack integrations; the bot must be in the channel), at once. ' +
@@ -64,7 +65,8 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          'The latest notifications, newest first, and how many are unread. New ones arrive as `notification` events on `/api/ws`.',
+          'The latest notifications of the events your profile shows in the app (`in_app`), newest first, and ' +
+          'how many are unread. New ones arrive as `notification` events on `/api/ws`.',
         response: { 200: ZNotificationList, ...errors },
       },
     },

@@ -4,7 +4,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
-import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
+import { applicationWith, conversationsOf, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { BAD_KEYS_PER_MINUTE } from './authenticate-api-key.ts';
@@ -51,12 +51,7 @@ const ask = (question: string, extra: Record<string, unknown> = {}) => ({
   messages: [{ role: 'user' as const, content: question }],
   ...extra,
 });
-const chatroomsOf = async (app: string, token = owner.token) =>
-  (await t.call('GET', `/api/applications/${app}/chatrooms/`, { token })).body.chatrooms as Array<{
-    uuid: string;
-    name: string;
-    source: string;
-  }>;
+const chatroomsOf = (app: string) => conversationsOf(t, app);
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ apiKey: PROVIDER_KEY });

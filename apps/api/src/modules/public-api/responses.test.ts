@@ -2,7 +2,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
-import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
+import { applicationWith, conversationsOf, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { annotationsOf } from './create-response.ts';
@@ -88,8 +88,7 @@ describe('POST /api/v1/responses with the built-in models', () => {
     expect(response.headers.get('x-cairn-conversation-id')).toBe(extra.conversation_id);
     expect(response.headers.get('x-ratelimit-limit-requests')).toBe('60');
 
-    const rooms = (await t.call('GET', `/api/applications/${appA.uuid}/chatrooms/`, { token: owner.token }))
-      .body.chatrooms as Array<{ uuid: string; source: string }>;
+    const rooms = await conversationsOf(t, appA.uuid);
     expect(rooms.find((r) => r.uuid === extra.conversation_id)).toMatchObject({ source: 'api' });
     // Stored: read back as it was returned.
     expect(await client(keyA).responses.retrieve(data.id)).toEqual(data);

@@ -372,13 +372,10 @@ describe('visitor API', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.body.messages.map((m: { role: string }) => m.role)).toEqual(['visitor', 'assistant']);
 
-    // The owner sees it as a widget chatroom with the page it started on.
+    // The owner opens it as a widget chatroom with the page it started on; the sidebar leaves a
+    // conversation nobody waits in to the conversation log.
     const rooms = await t.call('GET', `/api/applications/${appUuid}/chatrooms/`, { token: owner.token });
-    expect(rooms.body.chatrooms.find((c: { uuid: string }) => c.uuid === conversation)).toMatchObject({
-      source: 'widget',
-      handled_by: 'assistant',
-      started_on: 'https://shop.example.com/products/x200',
-    });
+    expect(rooms.body.chatrooms.map((c: { uuid: string }) => c.uuid)).not.toContain(conversation);
     const stored = await t.call('GET', `/api/applications/${appUuid}/chatrooms/${conversation}/messages/`, {
       token: owner.token,
     });
@@ -662,6 +659,10 @@ describe('human takeover', () => {
     );
     expect(finished.kind === 'updated' && finished.message.not_covered).toBe(true);
 
+    const sidebar = async () =>
+      (await t.call('GET', `/api/applications/${appUuid}/chatrooms/`, { token: owner.token })).body.chatrooms;
+    // A visitor's conversation is in the log, not the sidebar, until they wait for a person.
+    expect((await sidebar()).map((c: { uuid: string }) => c.uuid)).not.toContain(room);
     const asked = await visitor(token).call('POST', `/conversations/${room}/handoff/`);
     expect(asked.status).toBe(200);
     expect(asked.body).toMatchObject({ handled_by: 'human', waiting_since: expect.any(String) });

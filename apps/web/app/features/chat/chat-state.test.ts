@@ -114,7 +114,7 @@ describe('mergeMessages', () => {
 const chatroom = (over: Partial<TChatroom>): TChatroom => ({
   uuid: 'c1',
   name: 'Parking',
-  source: 'widget',
+  source: 'web',
   handled_by: 'assistant',
   waiting_since: null,
   started_on: 'https://shop.example.com/pricing',
@@ -170,6 +170,23 @@ describe('applyChatroomEvent', () => {
     );
     expect(removed.map((c) => c.uuid)).toEqual(['c3', 'c2']);
     expect(applyChatroomEvent(list, event(chatroom({ uuid: 'c9' }), 'other'), 'a')).toBe(list);
+  });
+
+  it('keeps conversations nobody waits in out: an API one never enters, a waiting widget one enters and leaves when handed back', () => {
+    const api = applyChatroomEvent(list, event(chatroom({ uuid: 'c3', source: 'api' })), 'a');
+    expect(api).toBe(list);
+    const visitor = chatroom({ uuid: 'c4', source: 'widget', last_message_at: '2026-01-01T00:03:00.000Z' });
+    expect(applyChatroomEvent(list, event(visitor), 'a')).toBe(list);
+    const waiting = applyChatroomEvent(
+      list,
+      event({ ...visitor, handled_by: 'human', waiting_since: '2026-01-01T00:03:00.000Z' }),
+      'a',
+    );
+    expect(waiting.map((c) => c.uuid)).toEqual(['c4', 'c1', 'c2']);
+    const answered = applyChatroomEvent(waiting, event({ ...visitor, handled_by: 'human' }), 'a');
+    expect(answered.map((c) => c.uuid)).toEqual(['c4', 'c1', 'c2']);
+    const handedBack = applyChatroomEvent(answered, event(visitor), 'a');
+    expect(handedBack.map((c) => c.uuid)).toEqual(['c1', 'c2']);
   });
 
   it('replays the events since the last list on a list read before them, in order', () => {

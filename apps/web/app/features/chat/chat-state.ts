@@ -1,4 +1,4 @@
-import type { TChatroom, TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import { isInSidebar, type TChatroom, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
 import { VISITOR_SENDER_PREFIX } from '../../lib/contract-constants';
 
 /** A message as the view holds it: the server's, or a local one still being sent (or failed to). */
@@ -124,8 +124,11 @@ export const senderNameOf = (m: Pick<TMessage, 'metadata'>): string | null =>
 
 /**
  * The sidebar's chatroom list after one realtime event: a changed chatroom is replaced (a newer
- * message moves it to the top), a new one is added at the top, a deleted one leaves. Events of
- * other applications and message events change nothing.
+ * message moves it to the top), a new one is added at the top, a deleted one leaves. Only rooms
+ * the sidebar lists (`isInSidebar`: the owner's chats, and those a person waits in or answers)
+ * are kept: an API conversation never enters, a widget one enters when its visitor asks for a
+ * person and leaves when the assistant has it back. Events of other applications and message
+ * events change nothing.
  */
 export function applyChatroomEvent<T extends { uuid: string; last_message_at?: string | null }>(
   list: T[],
@@ -140,6 +143,7 @@ export function applyChatroomEvent<T extends { uuid: string; last_message_at?: s
   }
   if (event.kind !== 'chatroom') return list;
   const at = list.findIndex((c) => c.uuid === event.chatroom_uuid);
+  if (!isInSidebar(event.chatroom)) return at >= 0 ? list.filter((_, i) => i !== at) : list;
   const held = at >= 0 ? list[at]! : undefined;
   const next = { ...held, ...event.chatroom } as unknown as T;
   const moved = !held || (event.chatroom.last_message_at ?? '') > (held.last_message_at ?? '');

@@ -6,9 +6,12 @@ import { FormError } from '../../components/form-error';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
+import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import {
   NO_ANSWER_MESSAGE_MAX,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
   STRICTNESS_LEVELS,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
@@ -20,6 +23,8 @@ import { NativeSelect } from './native-select';
 import { STRICTNESS_TEXT } from './strictness-text';
 
 const fetcherKey = (appUuid: string) => `settings-${appUuid}`;
+/** What the days field offers when conversations are kept forever. */
+const DEFAULT_RETENTION_DAYS = 90;
 
 /**
  * Toasts a save. Lives in the page, not the form: the form remounts with the saved values, and
@@ -42,7 +47,8 @@ const selectedOf = (app: TApplication, type: 'text' | 'embedding') =>
   app.llm_models.find((m) => m.model_type === type)?.uuid ?? '';
 
 /**
- * Models, instructions, temperature, strictness and the no-answer message of one application. Every control also carries
+ * Models, instructions, temperature, strictness, the no-answer message and how long conversations
+ * are kept, of one application. Every control also carries
  * its saved value as a DOM default: react-hook-form fills registered fields only after hydration,
  * and the server-rendered form must show (and, posted early, send) the saved settings.
  */
@@ -65,6 +71,8 @@ export function ApplicationSettingsForm({
     temperature: application.temperature,
     strictness: application.strictness,
     no_answer_message: application.no_answer_message,
+    retention: application.conversation_retention_days === null ? ('forever' as const) : ('days' as const),
+    retention_days: String(application.conversation_retention_days ?? DEFAULT_RETENTION_DAYS),
   };
   const { form } = useZodForm(
     () => import('./application-settings-schema').then((m) => m.ZApplicationSettingsForm),
@@ -78,6 +86,18 @@ export function ApplicationSettingsForm({
   const temperature = Number(watch('temperature'));
   const embeddingChanges = watch('embedding_model') !== defaults.embedding_model;
   const busy = fetcher.state !== 'idle';
+  const retentionChoice = (value: 'forever' | 'days', label: string) => (
+    <label className="flex w-fit cursor-pointer items-center gap-3">
+      <input
+        type="radio"
+        value={value}
+        className="size-4 accent-primary"
+        defaultChecked={defaults.retention === value}
+        {...register('retention')}
+      />
+      {label}
+    </label>
+  );
 
   const textModels = models.filter((m) => m.model_type === 'text');
   const embeddingModels = models.filter((m) => m.model_type === 'embedding');
@@ -233,6 +253,42 @@ export function ApplicationSettingsForm({
           />
         )}
       </Field>
+      <fieldset
+        className="grid gap-2"
+        aria-describedby={`settings-retention-description${fieldErrors.retention_days ? ' settings-retention-error' : ''}`}
+      >
+        <legend className="mb-2 text-sm font-medium leading-none">Conversations</legend>
+        <p id="settings-retention-description" className="text-muted-foreground text-sm">
+          A daily clean-up deletes conversations whose last message is older, with their messages and
+          notifications. The analytics totals already counted stay.
+        </p>
+        <div className="text-sm">{retentionChoice('forever', 'Keep forever')}</div>
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
+          {retentionChoice('days', 'Delete conversations after')}
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={RETENTION_DAYS_MIN}
+            max={RETENTION_DAYS_MAX}
+            step={1}
+            className="w-24"
+            aria-label="Days to keep conversations"
+            aria-invalid={fieldErrors.retention_days ? true : undefined}
+            aria-describedby={fieldErrors.retention_days ? 'settings-retention-error' : undefined}
+            defaultValue={defaults.retention_days}
+            {...register('retention_days', {
+              // Typing days means deleting after them.
+              onChange: () => form.setValue('retention', 'days'),
+            })}
+          />
+          <span>days</span>
+        </div>
+        {fieldErrors.retention_days ? (
+          <p id="settings-retention-error" className="text-destructive text-sm">
+            {fieldErrors.retention_days.message}
+          </p>
+        ) : null}
+      </fieldset>
       <div>
         <Button type="submit" disabled={busy}>
           {busy ? 'Saving…' : 'Save settings'}

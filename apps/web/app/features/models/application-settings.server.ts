@@ -33,6 +33,7 @@ const FIELDS = [
   'temperature',
   'strictness',
   'no_answer_message',
+  'retention_days',
 ] as const;
 
 /**
@@ -43,7 +44,7 @@ export async function saveApplicationSettings(api: ApiClient, appId: string, for
   const raw: Record<string, string> = {};
   for (const [key, value] of form.entries()) if (typeof value === 'string') raw[key] = value;
   // Imported the way the form imports it (lazily), so the bundler keeps it one chunk for both.
-  const { ZApplicationSettingsForm } = await import('./application-settings-schema');
+  const { ZApplicationSettingsForm, retentionDaysOf } = await import('./application-settings-schema');
   const parsed = ZApplicationSettingsForm.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Record<string, string> = {};
@@ -66,11 +67,14 @@ export async function saveApplicationSettings(api: ApiClient, appId: string, for
       temperature: value.temperature,
       strictness: value.strictness,
       no_answer_message: value.no_answer_message,
+      conversation_retention_days: value.retention === 'days' ? retentionDaysOf(value.retention_days) : null,
     });
     const embedding = (app: TApplication) => app.llm_models.find((m) => m.model_type === 'embedding')?.uuid;
     return { ok: true, reindexing: embedding(current) !== embedding(updated), savedAt: Date.now() } as const;
   } catch (error) {
-    const errors = formErrorsOf(error, [...FIELDS, 'llm_models']);
+    const errors = formErrorsOf(error, [...FIELDS, 'llm_models', 'conversation_retention_days']);
+    const retentionError = errors.fieldErrors.conversation_retention_days;
+    if (retentionError) errors.fieldErrors.retention_days = retentionError;
     // The API names the list; the form shows it on the model choice it is about (a refused
     // embedding model, with the provider's answer, goes under the embedding model).
     const modelsError = errors.fieldErrors.llm_models;

@@ -119,8 +119,9 @@ export function ProfileForm({
       <section aria-labelledby={`${ids}-matrix`} className="grid gap-3">
         {sectionTitle(`${ids}-matrix`, 'What reaches you, and where')}
         <p className="text-sm text-muted-foreground">
-          In-app notifications (the bell) are always on. Push reaches the browsers where you turn it on below;
-          Slack, once you choose a channel.
+          Only what you tick reaches you: an event with nothing ticked is not told anywhere. In app is the
+          bell. Push reaches the browsers where you turn it on below; Slack, once you choose a channel.
+          Questions the knowledge did not cover are always listed under Needs attention.
         </p>
         <div className="overflow-x-auto rounded-lg border">
           <table className="w-full text-sm">
@@ -157,8 +158,7 @@ export function ProfileForm({
                     {NOTIFICATION_EVENT_LABELS[event]}
                   </th>
                   {CHANNELS.map((c) => {
-                    const fixed = c.id === 'in_app';
-                    const checked = fixed || profile.events[event].includes(c.id);
+                    const checked = profile.events[event].includes(c.id);
                     return (
                       <td
                         key={c.id}
@@ -169,7 +169,7 @@ export function ProfileForm({
                           className="size-4 accent-primary disabled:opacity-50"
                           aria-label={`${NOTIFICATION_EVENT_LABELS[event]}: ${c.label}`}
                           checked={available(c.id) ? checked : false}
-                          disabled={fixed || !available(c.id)}
+                          disabled={!available(c.id)}
                           onChange={(e) => toggle(event, c.id, e.target.checked)}
                         />
                       </td>
