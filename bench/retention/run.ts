@@ -5,11 +5,7 @@
  * created and dropped) or PGlite. Prints the sidebar list's p50/p95 (`GET …/chatrooms/`'s query),
  * then the time the retention job takes to delete the older half, and its rate.
  *
- * `--fk-indexes` first creates, in the scratch database only, indexes on the columns that
- * reference chatrooms without one (FK_INDEXES): each deleted chatroom's cascade then finds its rows
- * by index instead of scanning those tables. They are not in the schema (decision 067 asks for them).
- *
- *   npx tsx bench/retention/run.ts [--rooms 100000] [--database-url postgres://…] [--fk-indexes]
+ *   npx tsx bench/retention/run.ts [--rooms 100000] [--database-url postgres://…]
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,12 +19,6 @@ import { adminQuery, argValue } from '../lib.ts';
 
 const ROOMS = Number(argValue('--rooms') ?? 100_000);
 const url = argValue('--database-url');
-const FK_INDEXES = [
-  'CREATE INDEX ON notifications (chatroom_id)',
-  'CREATE INDEX ON stored_responses (chatroom_id)',
-  'CREATE INDEX ON unanswered_question_asks (chatroom_id)',
-  'CREATE INDEX ON integration_threads (chatroom_id)',
-];
 
 async function open(): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (url) {
@@ -92,7 +82,6 @@ try {
      SELECT $1, 'conversation_started', 'New', $2, id, now() FROM chatrooms WHERE source = 'api'`,
     [user, app.id],
   );
-  if (process.argv.includes('--fk-indexes')) for (const index of FK_INDEXES) await q(index);
   await q('ANALYZE');
   console.log(`generated ${ROOMS} conversations in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

@@ -54,6 +54,8 @@ export const unansweredQuestionAsks = pgTable(
   (t) => [
     uniqueIndex('unanswered_question_asks_answer_key').on(t.answerId),
     index('unanswered_question_asks_group_idx').on(t.groupId, t.askedAt),
+    // Deleting conversations cascades here.
+    index('unanswered_question_asks_chatroom_idx').on(t.chatroomId),
   ],
 );
 

@@ -34,6 +34,10 @@ export const chatrooms = pgTable(
     // Keyset order of the conversation log and the sidebar: newest activity first, id breaks ties.
     index('chatrooms_app_activity_idx').on(t.applicationId, t.lastMessageAt, t.id),
     index('chatrooms_app_source_activity_idx').on(t.applicationId, t.source, t.lastMessageAt, t.id),
+    // The sidebar's conversations a person waits in or answers: few, whatever the traffic.
+    index('chatrooms_app_with_a_person_idx')
+      .on(t.applicationId, t.lastMessageAt, t.id)
+      .where(sql`waiting_since IS NOT NULL OR handled_by = 'human'`),
     index('chatrooms_visitor_idx').on(t.visitorUuid, t.lastMessageAt).where(sql`visitor_uuid IS NOT NULL`),
   ],
 );

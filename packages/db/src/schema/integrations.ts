@@ -79,5 +79,9 @@ export const integrationThreads = pgTable(
       .references(() => chatrooms.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [unique('integration_threads_key_unique').on(t.integrationId, t.threadKey)],
+  (t) => [
+    unique('integration_threads_key_unique').on(t.integrationId, t.threadKey),
+    // Deleting conversations cascades here.
+    index('integration_threads_chatroom_idx').on(t.chatroomId),
+  ],
 );

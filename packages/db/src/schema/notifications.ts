@@ -69,6 +69,8 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_owner_idx').on(t.ownerId, t.id),
     index('notifications_unread_idx').on(t.ownerId).where(sql`read_at IS NULL`),
+    // Deleting conversations (retention, a visitor's request) cascades here: without it, a scan per room.
+    index('notifications_chatroom_idx').on(t.chatroomId).where(sql`chatroom_id IS NOT NULL`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 import { chatrooms } from './chat.ts';
@@ -20,5 +21,9 @@ export const storedResponses = pgTable(
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('stored_responses_application_idx').on(t.applicationId, t.createdAt)],
+  (t) => [
+    index('stored_responses_application_idx').on(t.applicationId, t.createdAt),
+    // Retention deletes a conversation's stored responses with it.
+    index('stored_responses_chatroom_idx').on(t.chatroomId).where(sql`chatroom_id IS NOT NULL`),
+  ],
 );

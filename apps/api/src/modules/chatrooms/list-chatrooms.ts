@@ -10,7 +10,7 @@ import { serializeChatroom } from './serialize-chat.ts';
  * The sidebar's chatrooms of an application already known to be the caller's, latest activity
  * first: the owner's own chats, and the others a person is waiting for or answering (`isInSidebar`,
  * decision 067). The owner's chats are read along chatrooms_app_source_activity_idx; the others
- * are filtered from the application's rooms of other sources (no index says who waits, and few do).
+ * are read along chatrooms_app_with_a_person_idx (migration 0028: few, whatever the traffic).
  */
 export async function sidebarChatroomsOf(db: Db, applicationId: number): Promise<TChatroom[]> {
   const own = db
