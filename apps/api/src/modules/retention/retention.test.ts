@@ -125,7 +125,7 @@ describe('conversation retention', () => {
     expect((await read(recent.response, trimmedKey)).status).toBe(200);
     expect((await read(otherApp.response, keptKey)).status).toBe(200);
     // What the analytics counted stays.
-    expect(await exists('analytics_days', 'application_id = $1', [appId])).toBe(1);
+    expect(await exists('analytics_days', "application_id = $1 AND day = '2020-01-01'", [appId])).toBe(1);
   });
 
   it('runs as a daily job on the notifications clock', async () => {
