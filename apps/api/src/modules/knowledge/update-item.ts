@@ -2,6 +2,7 @@ import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contrac
 import { knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error.ts';
 import { findItem } from './find-item.ts';
 import { serializeItem } from './serialize-item.ts';
 
@@ -15,9 +16,31 @@ export async function updateItem(
   const found = await findItem(app.db, owner.applicationId, uuid);
   const [row] = await app.db
     .update(knowledgeItems)
-    .set({ ...(input.enabled !== undefined && { enabled: input.enabled }), updatedAt: sql`now()` })
+    .set({
+      ...(input.enabled !== undefined && { enabled: input.enabled }),
+      ...(input.refresh_interval_hours !== undefined && schedule(app, found, input.refresh_interval_hours)),
+      updatedAt: sql`now()`,
+    })
     .where(eq(knowledgeItems.id, found.id))
     .returning();
   await app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row!);
   return serializeItem(row!);
+}
+
+/** A new re-sync interval: the next check one interval from now (or none). Only for URL items that lead their own schedule. */
+function schedule(
+  app: FastifyInstance,
+  item: { type: string; crawlRootId: number | null },
+  hours: number | null,
+) {
+  const refuse = (message: string) =>
+    new AppError('invalid', `refresh_interval_hours: ${message}`, { refresh_interval_hours: [message] });
+  if (item.type !== 'url') throw refuse('Only web pages (url items) are re-synced on a schedule.');
+  if (item.crawlRootId)
+    throw refuse("A page of a site import follows its site's schedule: set it on the site.");
+  const now = app.knowledge.deps.clock();
+  return {
+    refreshIntervalHours: hours,
+    nextCheckAt: hours ? new Date(now.getTime() + hours * 3_600_000) : null,
+  };
 }
