@@ -16,6 +16,10 @@ export const KNOWLEDGE_LIMITS = {
   urlChars: 2048,
   crawlDepthMax: 2,
   crawlPages: 20,
+  refreshHoursMax: 720,
+  sitePagesMax: 1000,
+  siteGlobs: 20,
+  siteGlobChars: 200,
 } as const;
 export const PROVIDER_KIND_LABELS: Record<TProviderKind, string> = {
   openai: 'OpenAI',

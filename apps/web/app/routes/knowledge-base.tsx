@@ -112,9 +112,15 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
           />
         ) : (
           <ul className="divide-y rounded-xl border" aria-live="polite">
-            {items.map((item) => (
-              <KnowledgeItemRow key={item.uuid} item={item} />
-            ))}
+            {items
+              .filter((item) => !item.site_root)
+              .map((item) => (
+                <KnowledgeItemRow
+                  key={item.uuid}
+                  item={item}
+                  pages={item.site ? items.filter((page) => page.site_root === item.uuid) : []}
+                />
+              ))}
           </ul>
         )}
       </section>

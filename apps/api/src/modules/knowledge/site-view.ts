@@ -5,7 +5,7 @@ import type { KnowledgeItemRow } from './serialize-item.ts';
 
 /** What an item's shape says about the site import it belongs to or leads. */
 export interface SiteView {
-  /** The root's uuid, for a page of a site import. */
+  /** The root's uuid, for a page of a site import (not of a `crawl_depth` crawl). */
   root: string | null;
   /** For a root: its pages by progress. */
   counts: { fetched: number; indexed: number; failed: number } | null;
@@ -21,10 +21,11 @@ export async function siteViews(db: Db, rows: KnowledgeItemRow[]): Promise<Map<n
   const uuids = new Map<number, string>();
   if (rootIds.length) {
     const roots = await db
-      .select({ id: knowledgeItems.id, uuid: knowledgeItems.uuid })
+      .select({ id: knowledgeItems.id, uuid: knowledgeItems.uuid, options: knowledgeItems.crawlOptions })
       .from(knowledgeItems)
       .where(inArray(knowledgeItems.id, rootIds));
-    for (const root of roots) uuids.set(root.id, root.uuid);
+    // Pages of a `crawl_depth` crawl stay items of their own: only a site import groups its pages.
+    for (const root of roots) if (root.options) uuids.set(root.id, root.uuid);
   }
   const counts = new Map<number, SiteView['counts']>();
   if (leaders.length) {
