@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test as base, expect } from './fixtures';
 import { expectNoSidewaysScroll, shoot } from './look';
-import { type RunningServer, startServer } from './server';
+import { serverAllowingPrivateUrls } from './private-urls';
+import type { RunningServer } from './server';
 
 const PAGES: Record<string, [string, string]> = {
   '/help/berths': ['Visitor berths', 'Visiting yachts moor on the east pontoon, rafted three deep.'],
@@ -15,19 +16,7 @@ const PAGES: Record<string, [string, string]> = {
  * with a sitemap of three pages.
  */
 const test = base.extend<{ site: string }, { server: RunningServer }>({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
-    async ({}, use) => {
-      const previous = process.env.ALLOW_PRIVATE_URLS;
-      process.env.ALLOW_PRIVATE_URLS = 'true';
-      const server = await startServer();
-      if (previous === undefined) delete process.env.ALLOW_PRIVATE_URLS;
-      else process.env.ALLOW_PRIVATE_URLS = previous;
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  server: serverAllowingPrivateUrls,
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
   site: async ({}, use) => {
     let origin = '';

@@ -31,6 +31,11 @@ const REFRESH_CHOICES = [
   ['720', 'Every 30 days'],
 ] as const;
 
+const PATH_FILTERS = [
+  ['include', 'Only paths', 'Globs such as /docs/**; empty: all.', '/docs/**'],
+  ['exclude', 'Except paths', 'Separate several with commas.', '/blog/**'],
+] as const;
+
 const SELECT =
   'h-9 w-full max-w-xs rounded-md border border-input bg-background px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40';
 
@@ -120,26 +125,18 @@ export function UrlImportFields({
               />
             )}
           </Field>
-          <Field id={`${id}-include`} label="Only paths" description="Globs such as /docs/**; empty: all.">
-            {(aria) => (
-              <Input
-                {...aria}
-                placeholder="/docs/**"
-                value={value.include}
-                onChange={(e) => set({ include: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field id={`${id}-exclude`} label="Except paths" description="Separate several with commas.">
-            {(aria) => (
-              <Input
-                {...aria}
-                placeholder="/blog/**"
-                value={value.exclude}
-                onChange={(e) => set({ exclude: e.target.value })}
-              />
-            )}
-          </Field>
+          {PATH_FILTERS.map(([key, label, description, placeholder]) => (
+            <Field key={key} id={`${id}-${key}`} label={label} description={description}>
+              {(aria) => (
+                <Input
+                  {...aria}
+                  placeholder={placeholder}
+                  value={value[key]}
+                  onChange={(e) => set({ [key]: e.target.value })}
+                />
+              )}
+            </Field>
+          ))}
         </fieldset>
       ) : null}
       <Field
