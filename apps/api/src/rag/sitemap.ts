@@ -1,4 +1,3 @@
-import { XMLParser } from 'fast-xml-parser';
 import { FetchError, fetchUrl } from './fetch-url.ts';
 import { politely } from './polite-fetch.ts';
 import type { FetchPolicy, SiteRules } from './site-rules.ts';
@@ -11,8 +10,7 @@ const XML_TYPES = /^(application|text)\/(xml|[a-z.+-]*\+xml)$|^text\/plain$/;
 /**
  * The page addresses a sitemap lists (a sitemap index's sitemaps are read too, one level deep),
  * in order, without duplicates, keeping those the rules allow (same site, filters, robots.txt),
- * at most `max`. Child sitemaps and pages off the site are ignored. Entities are not expanded
- * (no DTD, no "billion laughs"): the five XML escapes are decoded by hand.
+ * at most `max`. Child sitemaps and pages off the site are ignored.
  */
 export async function readSitemap(
   url: string,
@@ -47,8 +45,12 @@ export async function readSitemap(
   return [...pages];
 }
 
-const parser = new XMLParser({ processEntities: false, ignoreAttributes: true, isArray: () => true });
-
+/**
+ * A sitemap is read by scanning for its root element and its `<loc>` elements, not by an XML parser:
+ * fast-xml-parser took 4.4 s of the event loop for 50,000 entries, this takes milliseconds. No DTD is
+ * read and no entity expanded ("billion laughs" cannot happen); the five XML escapes and CDATA are
+ * undone by hand. Prefixed elements (`<image:loc>`) are other vocabularies and are not pages.
+ */
 async function fetchSitemap(
   url: string,
   fetch: FetchPolicy,
@@ -56,29 +58,15 @@ async function fetchSitemap(
   const page = await politely(url, () =>
     fetchUrl(url, { ...fetch, maxBytes: SITEMAP_LIMITS.maxBytes, accept: (type) => XML_TYPES.test(type) }),
   );
-  let doc: Record<string, unknown>;
-  try {
-    doc = parser.parse(page.body.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    throw new FetchError('not_a_page', 'Not a sitemap: the address did not return readable XML.');
+  const xml = page.body.toString('utf8');
+  const root = /<(urlset|sitemapindex)[\s>]/.exec(xml)?.[1];
+  if (!root) throw new FetchError('not_a_page', 'Not a sitemap: no <urlset> or <sitemapindex> in it.');
+  const locs: string[] = [];
+  for (const match of xml.matchAll(/<loc>\s*(?:<!\[CDATA\[([^\]]*)\]\]>|([^<]*))\s*<\/loc>/g)) {
+    if (locs.length >= SITEMAP_LIMITS.urlsPerSitemap) break;
+    locs.push(match[1] ?? unescapeXml(match[2] ?? ''));
   }
-  const urlset = first(doc.urlset);
-  const index = first(doc.sitemapindex);
-  if (!urlset && !index) {
-    throw new FetchError('not_a_page', 'Not a sitemap: no <urlset> or <sitemapindex> in it.');
-  }
-  return { pages: locs(urlset, 'url'), sitemaps: locs(index, 'sitemap') };
-}
-
-const first = (value: unknown) => (Array.isArray(value) ? (value[0] as Record<string, unknown>) : undefined);
-
-function locs(parent: Record<string, unknown> | undefined, entry: string): string[] {
-  const entries = (parent?.[entry] as Array<Record<string, unknown>> | undefined) ?? [];
-  return entries
-    .slice(0, SITEMAP_LIMITS.urlsPerSitemap)
-    .map((e) => (e.loc as unknown[] | undefined)?.[0])
-    .filter((loc): loc is string => typeof loc === 'string')
-    .map(unescapeXml);
+  return root === 'urlset' ? { pages: locs, sitemaps: [] } : { pages: [], sitemaps: locs };
 }
 
 const XML_ESCAPES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
