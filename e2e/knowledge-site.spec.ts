@@ -79,6 +79,12 @@ test('import a small site by its sitemap, kept fresh daily: progress, its pages 
     },
   );
   await expect(root.locator('[data-freshness]').first()).toContainText('next check in a day');
+  // The schedule changes from the row (PATCH): a week from now.
+  await root
+    .getByLabel(/^Keep .* fresh$/)
+    .first()
+    .selectOption({ label: 'Every week' });
+  await expect(root.locator('[data-freshness]').first()).toContainText('next check in 7 days');
   // Only the root at the top level; its pages fold under it.
   await expect(page.locator('[data-item]:visible')).toHaveCount(1);
   await root.getByText('3 pages').click();

@@ -144,7 +144,8 @@ async function checkFailed(deps: IngestDeps, owner: ItemOwner, row: ItemRow, rea
     nextCheckAt: hours ? new Date(now.getTime() + hours * 3_600_000) : null,
   });
   // Told once when checks start failing, not at every failure; a success resets the count.
-  if (updated && failures === 1 && !row.crawlRootId) await deps.checkFailing(owner, updated, reason);
+  // A site's pages have no schedule of their own: their root's failures are the ones told.
+  if (updated && failures === 1 && row.refreshIntervalHours) await deps.checkFailing(owner, updated, reason);
 }
 
 async function write(

@@ -43,7 +43,7 @@ export async function loader(args: Route.LoaderArgs) {
   }
 }
 
-/** Add (multipart items, forwarded as is), delete, re-sync and test retrieval. */
+/** Add (multipart items, forwarded as is), delete, re-sync, schedule and test retrieval. */
 export async function action(args: Route.ActionArgs) {
   const api = apiFor(args);
   const base = `/api/applications/${args.params.appId}/knowledge/`;
@@ -64,6 +64,11 @@ export async function action(args: Route.ActionArgs) {
     if (intent === 'resync' && UUID.test(item)) {
       await api.post(`${base}${item}/resync/`);
       return { resynced: item };
+    }
+    if (intent === 'schedule' && UUID.test(item)) {
+      const hours = String(form.get('hours') ?? '');
+      await api.patch(`${base}${item}/`, { refresh_interval_hours: hours ? Number(hours) : null });
+      return { scheduled: item };
     }
     if (intent === 'search') {
       const query = String(form.get('query') ?? '').trim();

@@ -260,7 +260,7 @@ describe('scheduled re-sync', () => {
     broken.delete('/modified/flaky');
   });
 
-  it('sets and clears the interval by PATCH, refusing bad values and pages of a site', async () => {
+  it('sets and clears the interval by PATCH, refusing bad values and items that are not web pages', async () => {
     const appUuid = await createApp('Patch schedule');
     pages.set('/modified/patch', html('Patch', 'Tides turn twice a day.'));
     const [created] = (await add(appUuid, urlForm(`${siteUrl}/modified/patch`))).body;
@@ -341,6 +341,14 @@ describe('whole-site import', () => {
     });
     expect((await search(appUuid, 'refunds')).length).toBeGreaterThan(0);
     expect(await search(appUuid, 'internal notes')).toEqual([]);
+    // One schedule per site: its pages refuse one of their own.
+    const page = pagesOf(items)[0]!;
+    const refused = await t.call('PATCH', `/api/applications/${appUuid}/knowledge/${page.uuid}/`, {
+      token: alice.token,
+      json: { refresh_interval_hours: 1 },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toMatch(/follows its site's schedule/);
 
     // The site changes: refunds disappears from the sitemap, a new page is listed, start changes.
     sitemaps['/sitemap-b.xml'] = `<urlset><url><loc>${siteUrl}/help/returns</loc></url></urlset>`;

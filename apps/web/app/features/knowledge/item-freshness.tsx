@@ -1,7 +1,10 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { ChevronRightIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useFetcher } from 'react-router';
+import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
+import { REFRESH_CHOICES, SELECT } from './url-import-fields';
 
 /** When a web page was last checked and changed, and when it is checked next (url items that were read). */
 export function ItemFreshness({ item }: { item: TKnowledgeItem }) {
@@ -22,10 +25,35 @@ export function ItemFreshness({ item }: { item: TKnowledgeItem }) {
         <span>
           next check <RelativeTime iso={item.next_check_at} scheduled />
         </span>
-      ) : item.refresh_interval_hours === null && !item.site_root ? (
-        <span>not re-checked on a schedule</span>
       ) : null}
     </p>
+  );
+}
+
+/** Changes how often a web page (or a whole site, on its root) is checked; pages follow their site. */
+export function ItemSchedule({ item }: { item: TKnowledgeItem }) {
+  const fetcher = useFetcher();
+  if (item.type !== 'url' || item.site_root) return null;
+  const pending = fetcher.formData?.get('hours');
+  const hours = typeof pending === 'string' ? pending : String(item.refresh_interval_hours ?? '');
+  const known = REFRESH_CHOICES.some(([value]) => value === hours);
+  return (
+    <select
+      aria-label={`Keep ${item.title} fresh`}
+      value={hours}
+      disabled={fetcher.state !== 'idle'}
+      onChange={(e) =>
+        fetcher.submit({ intent: 'schedule', item: item.uuid, hours: e.target.value }, { method: 'post' })
+      }
+      className={cn(SELECT, 'h-8 w-auto text-xs')}
+    >
+      {known ? null : <option value={hours}>Every {hours} hours</option>}
+      {REFRESH_CHOICES.map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
+        </option>
+      ))}
+    </select>
   );
 }
 

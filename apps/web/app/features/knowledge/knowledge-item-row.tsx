@@ -17,7 +17,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
-import { ItemFreshness, SitePages, SiteProgress } from './item-freshness';
+import { ItemFreshness, ItemSchedule, SitePages, SiteProgress } from './item-freshness';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
 
@@ -86,6 +86,7 @@ export function KnowledgeItemRow({ item, pages = [] }: { item: TKnowledgeItem; p
         ) : null}
         {item.site ? <SiteProgress site={item.site} /> : null}
         <ItemFreshness item={item} />
+        <ItemSchedule item={item} />
       </div>
       {/* Three labelled buttons from 640 px; below, one menu, so the title keeps the row's width. */}
       <div className="hidden shrink-0 items-center gap-1 sm:flex">

@@ -23,7 +23,7 @@ export const NEW_URL_IMPORT: UrlImport = {
 };
 
 /** The choices of "Keep it fresh"; the API takes any whole number of hours from 1 to 720. */
-const REFRESH_CHOICES = [
+export const REFRESH_CHOICES = [
   ['', 'Never (re-sync by hand)'],
   ['1', 'Every hour'],
   ['24', 'Every day'],
@@ -36,7 +36,7 @@ const PATH_FILTERS = [
   ['exclude', 'Except paths', 'Separate several with commas.', '/blog/**'],
 ] as const;
 
-const SELECT =
+export const SELECT =
   'h-9 w-full max-w-xs rounded-md border border-input bg-background px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40';
 
 /** Path globs typed one per line or separated by commas. */
