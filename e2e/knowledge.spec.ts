@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { test as base, expect } from './fixtures';
-import { type RunningServer, startServer } from './server';
+import { serverAllowingPrivateUrls } from './private-urls';
+import type { RunningServer } from './server';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../apps/api/src/rag/parse/fixtures');
 
@@ -12,19 +13,7 @@ const FIXTURES = path.resolve(import.meta.dirname, '../apps/api/src/rag/parse/fi
  * "web site" to add as a URL item.
  */
 const test = base.extend<{ site: string }, { server: RunningServer }>({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
-    async ({}, use) => {
-      const previous = process.env.ALLOW_PRIVATE_URLS;
-      process.env.ALLOW_PRIVATE_URLS = 'true';
-      const server = await startServer();
-      if (previous === undefined) delete process.env.ALLOW_PRIVATE_URLS;
-      else process.env.ALLOW_PRIVATE_URLS = previous;
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  server: serverAllowingPrivateUrls,
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
   site: async ({}, use) => {
     const server = http.createServer((req, res) => {

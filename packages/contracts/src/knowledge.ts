@@ -25,6 +25,13 @@ export const KNOWLEDGE_LIMITS = {
   qaAlternatives: 20,
   /** Rows of one CSV import of Q&A pairs. */
   qaImportRows: 1000,
+  /** Scheduled re-sync: every 1 to this many hours (30 days). */
+  refreshHoursMax: 720,
+  /** Pages one whole-site import (`crawl` / `sitemap`) may hold. */
+  sitePagesMax: 1000,
+  /** Include or exclude path globs per site import, and the length of each. */
+  siteGlobs: 20,
+  siteGlobChars: 200,
 } as const;
 
 export const ZKnowledgeItemType = z.enum(KNOWLEDGE_ITEM_TYPES);
@@ -87,8 +94,39 @@ export const ZKnowledgeItem = z.object({
   indexed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Scheduled re-sync (url items and site roots): every this many hours, or null (never). */
+  refresh_interval_hours: z.number().int().nullable(),
+  last_checked_at: z.string().nullable(),
+  /** When a check last found new content (and re-indexed it). */
+  last_changed_at: z.string().nullable(),
+  next_check_at: z.string().nullable(),
+  /** The uuid of the site import this page belongs to; null for items added by a person. */
+  site_root: z.uuid().nullable(),
+  /** A whole-site import's root: its options and its pages' progress; null for other items. */
+  site: z
+    .object({
+      sitemap: z.boolean(),
+      max_pages: z.number().int(),
+      include: z.array(z.string()),
+      exclude: z.array(z.string()),
+      /** Pages found (listed or linked, allowed by robots.txt and the filters, within max_pages). */
+      found: z.number().int(),
+      fetched: z.number().int(),
+      indexed: z.number().int(),
+      failed: z.number().int(),
+    })
+    .nullable(),
 });
 export type TKnowledgeItem = z.infer<typeof ZKnowledgeItem>;
+
+const HOURS = `null, or a whole number of hours from 1 to ${KNOWLEDGE_LIMITS.refreshHoursMax}`;
+/** A scheduled re-sync's interval: null (never) or 1–720 hours. */
+export const ZRefreshIntervalHours = z
+  .number({ error: HOURS })
+  .int(HOURS)
+  .min(1, HOURS)
+  .max(KNOWLEDGE_LIMITS.refreshHoursMax, HOURS)
+  .nullable();
 
 /** What `PATCH …/knowledge/{itemId}/` changes: at least one field. */
 export const ZUpdateKnowledgeItemRequest = z
@@ -98,6 +136,7 @@ export const ZUpdateKnowledgeItemRequest = z
     question: ZQaQuestion.optional(),
     answer: ZQaAnswer.optional(),
     alternatives: ZQaAlternatives.optional(),
+    refresh_interval_hours: ZRefreshIntervalHours.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), 'Give at least one field to change');
 export type TUpdateKnowledgeItemRequest = z.infer<typeof ZUpdateKnowledgeItemRequest>;
@@ -161,6 +200,34 @@ export const ZItemCrawlDepth = z.coerce
   .min(0, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`)
   .max(KNOWLEDGE_LIMITS.crawlDepthMax, `A whole number from 0 to ${KNOWLEDGE_LIMITS.crawlDepthMax}`);
 
+const ZPathGlobs = z
+  .array(
+    oneLine()
+      .trim()
+      .min(1, 'A path glob such as /docs/**')
+      .max(KNOWLEDGE_LIMITS.siteGlobChars, `At most ${KNOWLEDGE_LIMITS.siteGlobChars} characters`),
+    { error: 'A list of path globs' },
+  )
+  .max(KNOWLEDGE_LIMITS.siteGlobs, `At most ${KNOWLEDGE_LIMITS.siteGlobs} globs`)
+  .default([]);
+
+const PAGES = `A whole number from 1 to ${KNOWLEDGE_LIMITS.sitePagesMax}`;
+/** A whole-site import (`items[i].crawl`, JSON): up to max_pages same-site pages whose paths match. */
+export const ZSiteCrawl = z.strictObject(
+  {
+    max_pages: z
+      .number({ error: PAGES })
+      .int(PAGES)
+      .min(1, PAGES)
+      .max(KNOWLEDGE_LIMITS.sitePagesMax, PAGES)
+      .default(100),
+    include: ZPathGlobs,
+    exclude: ZPathGlobs,
+  },
+  { error: 'An object {max_pages, include, exclude}' },
+);
+export type TSiteCrawl = z.infer<typeof ZSiteCrawl>;
+
 /**
  * The fields of knowledge items in a `multipart/form-data` body (or a JSON object of strings),
  * shown for the first item: `items[1].…` up to `items[99].…` repeat them. The OpenAPI document
@@ -179,6 +246,24 @@ export const ZKnowledgeItemsForm = z.object({
     .enum(['0', '1', '2'])
     .optional()
     .describe('url items only: levels of same-site links to follow (default 0)'),
+  'items[0].refresh_interval_hours': z
+    .string()
+    .optional()
+    .describe(
+      `url items only: re-check the page every 1–${KNOWLEDGE_LIMITS.refreshHoursMax} hours (empty: never)`,
+    ),
+  'items[0].crawl': z
+    .string()
+    .optional()
+    .describe(
+      `url items only, JSON: import the whole site, {"max_pages": 1–${KNOWLEDGE_LIMITS.sitePagesMax} (100), "include": ["/docs/**"], "exclude": []} (path globs); same origin only, robots.txt respected; each page becomes an item of its own`,
+    ),
+  'items[0].sitemap': z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'url items only: the address is a sitemap.xml (or a sitemap index); its pages are imported as with crawl',
+    ),
   'items[0].question': z
     .string()
     .optional()

@@ -37,13 +37,20 @@ export function sameSiteLinks(links: string[], pageUrl: string): string[] {
 type ItemRow = typeof knowledgeItems.$inferSelect;
 
 /**
- * Adds the same-site links of a crawled page as URL items of their own (one level shallower),
- * at most KNOWLEDGE_LIMITS.crawlPages per crawl, skipping addresses the application already has.
+ * Adds the same-site links of a crawled page as URL items of their own, skipping addresses the
+ * application already has. Two kinds of crawl: `crawl_depth` (one level shallower each, at most
+ * KNOWLEDGE_LIMITS.crawlPages per crawl), and a whole-site import (`site`: the links were filtered
+ * by its rules; at most its max_pages, the start page included; `crawl_found` kept as the count).
  * Runs in the caller's transaction, so items and their jobs commit together; the root row is
  * locked so that pages of the same crawl processed side by side respect the cap.
  */
-export async function addCrawledPages(tx: Db, item: ItemRow, links: string[]): Promise<ItemRow[]> {
-  if (item.type !== 'url' || item.crawlDepth <= 0 || links.length === 0) return [];
+export async function addCrawledPages(
+  tx: Db,
+  item: ItemRow,
+  links: string[],
+  site?: { maxPages: number },
+): Promise<ItemRow[]> {
+  if (item.type !== 'url' || (!site && item.crawlDepth <= 0) || links.length === 0) return [];
   const rootId = item.crawlRootId ?? item.id;
   const [root] = await tx
     .select({ id: knowledgeItems.id })
@@ -55,7 +62,7 @@ export async function addCrawledPages(tx: Db, item: ItemRow, links: string[]): P
     .select({ count: sql<number>`count(*)::int` })
     .from(knowledgeItems)
     .where(eq(knowledgeItems.crawlRootId, rootId));
-  const room = KNOWLEDGE_LIMITS.crawlPages - count;
+  const room = (site ? site.maxPages - 1 : KNOWLEDGE_LIMITS.crawlPages) - count;
   if (room <= 0) return [];
   const known = new Set(
     (
@@ -73,7 +80,7 @@ export async function addCrawledPages(tx: Db, item: ItemRow, links: string[]): P
   );
   const fresh = links.filter((link) => !known.has(link)).slice(0, room);
   if (fresh.length === 0) return [];
-  return tx
+  const added = await tx
     .insert(knowledgeItems)
     .values(
       fresh.map((link) => ({
@@ -81,9 +88,15 @@ export async function addCrawledPages(tx: Db, item: ItemRow, links: string[]): P
         type: 'url' as const,
         title: link,
         source: link,
-        crawlDepth: item.crawlDepth - 1,
+        crawlDepth: site ? 0 : item.crawlDepth - 1,
         crawlRootId: rootId,
       })),
     )
     .returning();
+  if (site)
+    await tx
+      .update(knowledgeItems)
+      .set({ crawlFound: count + added.length + 1 })
+      .where(eq(knowledgeItems.id, rootId));
+  return added;
 }

@@ -19,6 +19,8 @@ export class FetchError extends Error {
   constructor(
     readonly reason: FetchFailureReason,
     message: string,
+    /** The HTTP status when the server answered with an error (a page gone answers 404 or 410). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'FetchError';
@@ -33,6 +35,8 @@ export interface FetchOptions extends AddressPolicy {
   /** Content types accepted as a "page"; anything else fails as `not_a_page`. */
   accept?: (contentType: string) => boolean;
   resolver?: Resolver;
+  /** Validators of the copy we hold: sent as If-None-Match / If-Modified-Since, so an unchanged page answers 304. */
+  conditional?: { etag: string | null; lastModified: string | null };
 }
 
 export interface FetchedPage {
@@ -40,6 +44,10 @@ export interface FetchedPage {
   url: string;
   contentType: string;
   body: Buffer;
+  /** The server answered 304 to a conditional request: `body` is empty, the copy we hold is current. */
+  notModified: boolean;
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export const DEFAULT_FETCH_LIMITS = { maxBytes: 10 * 1024 * 1024, timeoutMs: 20_000, maxRedirects: 5 };
@@ -69,8 +77,22 @@ export async function fetchUrl(rawUrl: string, options: FetchOptions): Promise<F
       if (error instanceof BlockedAddressError) throw new FetchError('blocked', error.message);
       throw new FetchError('unreachable', `Unreachable: ${url.hostname} could not be found.`);
     }
-    const response = await request(url, checked, options.userAgent, deadline, timeoutMs);
+    const response = await request(url, checked, options, deadline, timeoutMs);
     const status = response.statusCode ?? 0;
+    const validators = {
+      etag: response.headers.etag ?? null,
+      lastModified: response.headers['last-modified'] ?? null,
+    };
+    if (status === 304 && options.conditional) {
+      response.resume();
+      return {
+        url: url.toString(),
+        contentType: '',
+        body: Buffer.alloc(0),
+        notModified: true,
+        ...validators,
+      };
+    }
     if (status >= 300 && status < 400 && response.headers.location) {
       response.resume();
       if (redirects >= maxRedirects) {
@@ -82,7 +104,11 @@ export async function fetchUrl(rawUrl: string, options: FetchOptions): Promise<F
     if (status < 200 || status >= 300) {
       response.resume();
       const text = http.STATUS_CODES[status] ?? 'error';
-      throw new FetchError('unreachable', `Unreachable: the server answered HTTP ${status} (${text}).`);
+      throw new FetchError(
+        'unreachable',
+        `Unreachable: the server answered HTTP ${status} (${text}).`,
+        status,
+      );
     }
     const contentType = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!accept(contentType)) {
@@ -103,6 +129,8 @@ export async function fetchUrl(rawUrl: string, options: FetchOptions): Promise<F
       url: url.toString(),
       contentType: charset ? `${contentType}; charset=${charset}` : contentType,
       body,
+      notModified: false,
+      ...validators,
     };
   }
 }
@@ -129,7 +157,7 @@ function parseHttpUrl(raw: string): URL {
 function request(
   url: URL,
   checked: { address: string; family: 4 | 6 },
-  userAgent: string,
+  options: FetchOptions,
   deadline: AbortSignal,
   timeoutMs: number,
 ): Promise<http.IncomingMessage> {
@@ -148,9 +176,11 @@ function request(
         agent: false,
         signal: deadline,
         headers: {
-          'user-agent': userAgent,
+          'user-agent': options.userAgent,
           accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
           'accept-encoding': 'gzip, deflate, br',
+          ...(options.conditional?.etag && { 'if-none-match': options.conditional.etag }),
+          ...(options.conditional?.lastModified && { 'if-modified-since': options.conditional.lastModified }),
         },
       },
       resolve,

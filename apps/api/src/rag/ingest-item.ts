@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database, Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
@@ -6,7 +6,7 @@ import { and, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
 import { addCrawledPages, sameSiteLinks } from './crawl-links.ts';
 import { resolveEmbedder } from './embed.ts';
-import { FetchError, fetchUrl } from './fetch-url.ts';
+import { FetchError, type FetchedPage, fetchUrl } from './fetch-url.ts';
 import type { FileStore } from './file-store.ts';
 import {
   deleteItemChunks,
@@ -17,6 +17,10 @@ import {
 } from './index-chunks.ts';
 import type { ParseInput, ParseResult } from './parse/parse-document.ts';
 import { ParseError } from './parse/parse-error.ts';
+import { politely } from './polite-fetch.ts';
+import { syncSitePages } from './site-pages.ts';
+import { siteRules } from './site-rules.ts';
+import { readSitemap } from './sitemap.ts';
 
 export const INGEST_QUEUE = 'knowledge-ingest';
 
@@ -36,8 +40,12 @@ export interface IngestDeps {
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
   /** Parses a file within the limits of one file, in a worker process (ParseWorkers). */
   parse(input: ParseInput): Promise<ParseResult>;
-  /** Publishes the row as a `kb_updates` event to the application's owner. */
-  publish(owner: ItemOwner, row: ItemRow): Promise<void>;
+  /** Publishes the row as a `kb_updates` event to the application's owner (`deleted`: it is gone). */
+  publish(owner: ItemOwner, row: ItemRow, deleted?: boolean): Promise<void>;
+  /** A scheduled check of the item started failing (it worked before): the owner is told. Never throws. */
+  checkFailing(owner: ItemOwner, row: ItemRow, reason: string): Promise<void>;
+  /** Time as checks and schedules see it; tests replace it to run the schedule. */
+  clock: () => Date;
   /** The items' ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
   ended(owner: ItemOwner, rows: ItemRow[]): Promise<unknown>;
   /** Queues (again) the ingestion of items; with `tx`, inside that transaction. */
@@ -134,6 +142,18 @@ async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: stri
   }
 
   try {
+    if (claimed.crawlOptions?.sitemap) {
+      await importSitemap(deps, owner, claimed);
+      await update({
+        status: 'ready',
+        progress: 100,
+        chunkCount: 0,
+        indexedAt: new Date(),
+        lease: null,
+        ...checked(deps, claimed),
+      });
+      return;
+    }
     const source = await loadSource(deps, claimed);
     if (!(await progress({ progress: 10, ...source.store }))) return;
 
@@ -161,7 +181,7 @@ async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: stri
         await progress({ progress: 30 + Math.round(Math.min(1, Math.max(0, fraction)) * 65) });
       },
     });
-    if (claimed.type === 'url' && claimed.crawlDepth > 0 && source.baseUrl) {
+    if (claimed.type === 'url' && source.baseUrl) {
       await crawl(deps, owner, claimed, sameSiteLinks(parsed.links, source.baseUrl));
     }
     const done = await update({
@@ -171,6 +191,7 @@ async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: stri
       language: result.language ?? null,
       indexedAt: new Date(),
       lease: null,
+      ...(claimed.type === 'url' && checked(deps, claimed)),
     });
     // Lost the lease after indexing (re-synced meanwhile): the new run rewrites the chunks.
     if (!done) return;
@@ -350,11 +371,25 @@ async function writeUnderLease(
   return true;
 }
 
-/** Adds a crawled page's same-site links as items; a failure here never fails the page itself. */
+/**
+ * Adds a crawled page's same-site links as items: for a `crawl_depth` crawl, or for a whole-site
+ * import (its root's options, not a sitemap's), the links its rules allow. A failure here never
+ * fails the page itself.
+ */
 async function crawl(deps: IngestDeps, owner: ItemOwner, item: ItemRow, links: string[]): Promise<void> {
   try {
+    const root = item.crawlRootId
+      ? (
+          await deps.database.db.select().from(knowledgeItems).where(eq(knowledgeItems.id, item.crawlRootId))
+        )[0]
+      : item;
+    const options = root?.crawlOptions;
+    const site = root && options && !options.sitemap ? { maxPages: options.max_pages } : undefined;
+    if (!site && item.crawlDepth <= 0) return;
+    const rules = site && (await siteRules(root!.source!, options!, deps.fetch));
+    const wanted = rules ? links.filter((link) => rules.allows(link)) : links;
     const added = await deps.database.db.transaction(async (tx) => {
-      const rows = await addCrawledPages(tx, item, links);
+      const rows = await addCrawledPages(tx, item, wanted, site);
       if (rows.length)
         await deps.enqueue(
           rows.map((row) => row.id),
@@ -367,6 +402,59 @@ async function crawl(deps: IngestDeps, owner: ItemOwner, item: ItemRow, links: s
     deps.log.warn({ err, itemId: item.id }, 'adding crawled pages failed');
   }
 }
+
+/**
+ * A sitemap import's root: its pages become what the sitemap lists (read with the site's rules,
+ * at most max_pages); new ones are queued, unlisted ones removed, kept ones checked soon (each
+ * conditionally, by the re-sync job). The root holds no text of its own.
+ */
+export async function importSitemap(deps: IngestDeps, owner: ItemOwner, root: ItemRow): Promise<void> {
+  const options = root.crawlOptions!;
+  const rules = await siteRules(root.source!, options, deps.fetch);
+  const urls = await readSitemap(root.source!, rules, options.max_pages, deps.fetch);
+  const { added, removed } = await deps.database.db.transaction(async (tx) => {
+    const changes = await syncSitePages(tx, root, urls, deps.clock());
+    await deps.enqueue(
+      changes.added.map((row) => row.id),
+      { tx },
+    );
+    return changes;
+  });
+  for (const row of added) await deps.publish(owner, row);
+  for (const row of removed) await deps.publish(owner, row, true);
+}
+
+/** A URL item was just read: checked now, its next check one interval on (pages follow their root's). */
+export function checked(deps: IngestDeps, item: ItemRow): Partial<typeof knowledgeItems.$inferInsert> {
+  const now = deps.clock();
+  return {
+    lastCheckedAt: now,
+    checkFailures: 0,
+    nextCheckAt: item.refreshIntervalHours
+      ? new Date(now.getTime() + item.refreshIntervalHours * 3_600_000)
+      : null,
+  };
+}
+
+/**
+ * Fetches a URL item, politely (per site), conditionally when we hold a copy with validators: a
+ * 304 reads the stored copy instead.
+ */
+export async function fetchItemPage(deps: IngestDeps, item: ItemRow): Promise<FetchedPage> {
+  const fetch = (conditional?: { etag: string | null; lastModified: string | null }) =>
+    politely(item.source!, () =>
+      fetchUrl(item.source!, {
+        allowLoopback: deps.fetch.allowLoopback,
+        userAgent: deps.fetch.userAgent,
+        maxBytes: deps.fetch.maxBytes,
+        ...(conditional && { conditional }),
+      }),
+    );
+  if (!item.filePath || (!item.etag && !item.lastModified)) return fetch();
+  return fetch({ etag: item.etag, lastModified: item.lastModified });
+}
+
+export const contentHash = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 interface LoadedSource {
   data: Buffer;
@@ -383,18 +471,33 @@ async function loadSource(deps: IngestDeps, item: ItemRow): Promise<LoadedSource
   // A file or URL item whose title is still its source was not titled by the user.
   const userTitle = item.title && item.title !== item.source ? item.title : undefined;
   if (item.type === 'url') {
-    const page = await fetchUrl(item.source!, {
-      allowLoopback: deps.fetch.allowLoopback,
-      userAgent: deps.fetch.userAgent,
-      maxBytes: deps.fetch.maxBytes,
-    });
-    const filePath = await deps.files.put(page.body);
+    let page = await fetchItemPage(deps, item);
+    let data = page.body;
+    if (page.notModified) {
+      const stored = await deps.files.get(item.filePath!).catch(() => undefined);
+      // The copy the validators describe is gone: read the page in full.
+      if (stored) data = stored;
+      else {
+        page = await fetchItemPage(deps, { ...item, etag: null, lastModified: null });
+        data = page.body;
+      }
+    }
+    const contentType = page.notModified ? (item.mimeType ?? '') : page.contentType;
+    const hash = contentHash(data);
     return {
-      data: page.body,
-      mimeType: page.contentType,
+      data,
+      mimeType: contentType,
       baseUrl: page.url,
       userTitle,
-      store: { filePath, sizeBytes: page.body.length, mimeType: page.contentType.split(';')[0]! },
+      store: {
+        filePath: page.notModified ? item.filePath : await deps.files.put(data),
+        sizeBytes: data.length,
+        mimeType: contentType.split(';')[0]!,
+        etag: page.notModified ? (page.etag ?? item.etag) : page.etag,
+        lastModified: page.notModified ? (page.lastModified ?? item.lastModified) : page.lastModified,
+        contentHash: hash,
+        ...(hash !== item.contentHash && { lastChangedAt: deps.clock() }),
+      },
     };
   }
   if (!item.filePath) throw new ParseError('corrupt', 'The stored original of this item is missing.');

@@ -20,6 +20,10 @@ export const KNOWLEDGE_LIMITS = {
   qaAnswerChars: 20_000,
   qaAlternatives: 20,
   qaImportRows: 1000,
+  refreshHoursMax: 720,
+  sitePagesMax: 1000,
+  siteGlobs: 20,
+  siteGlobChars: 200,
 } as const;
 export const PROVIDER_KIND_LABELS: Record<TProviderKind, string> = {
   openai: 'OpenAI',

@@ -48,7 +48,7 @@ function notFoundAsNull(error: unknown): null {
   throw error;
 }
 
-/** Add (multipart items, forwarded as is), delete, re-sync, switch on or off, and test retrieval. */
+/** Add (multipart items, forwarded as is), delete, re-sync, switch on or off, schedule and test retrieval. */
 export async function action(args: Route.ActionArgs) {
   const api = apiFor(args);
   const base = `/api/applications/${args.params.appId}/knowledge/`;
@@ -76,6 +76,11 @@ export async function action(args: Route.ActionArgs) {
       return { switched: item, enabled };
     }
     if (intent === 'qa-save' || intent === 'qa-import') return await qaAction(api, base, form);
+    if (intent === 'schedule' && UUID.test(item)) {
+      const hours = String(form.get('hours') ?? '');
+      await api.patch(`${base}${item}/`, { refresh_interval_hours: hours ? Number(hours) : null });
+      return { scheduled: item };
+    }
     if (intent === 'search') {
       const query = String(form.get('query') ?? '').trim();
       if (!query) return failure({ fieldErrors: { query: 'Ask a question first.' }, formError: null });
@@ -124,9 +129,15 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
           />
         ) : (
           <ul className="divide-y rounded-xl border" aria-live="polite">
-            {items.map((item) => (
-              <KnowledgeItemRow key={item.uuid} item={item} />
-            ))}
+            {items
+              .filter((item) => !item.site_root)
+              .map((item) => (
+                <KnowledgeItemRow
+                  key={item.uuid}
+                  item={item}
+                  pages={item.site ? items.filter((page) => page.site_root === item.uuid) : []}
+                />
+              ))}
           </ul>
         )}
       </section>

@@ -32,5 +32,5 @@ export async function addItems(
       app.knowledge.deps.publish({ ownerId: owner.ownerId, applicationUuid: owner.applicationUuid }, row),
     ),
   );
-  return rows.map(serializeItem);
+  return rows.map((row) => serializeItem(row));
 }

@@ -2,6 +2,7 @@ import { knowledgeItems } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { deleteItemChunks } from '../../rag/index-chunks.ts';
+import { deletePages } from '../../rag/site-pages.ts';
 import { findItem } from './find-item.ts';
 import { publishItem } from './publish-item.ts';
 import { removeUnusedFiles } from './remove-unused-files.ts';
@@ -17,9 +18,26 @@ export async function deleteItem(
   uuid: string,
 ) {
   const row = await findItem(app.db, owner.applicationId, uuid);
+  // A site import's pages go with their root.
+  const pages = await app.db.transaction(async (tx) => {
+    const rows = await tx.select().from(knowledgeItems).where(eq(knowledgeItems.crawlRootId, row.id));
+    if (row.crawlOptions)
+      await deletePages(
+        tx,
+        rows.map((page) => page.id),
+      );
+    return row.crawlOptions ? rows : [];
+  });
   await deleteItemChunks(app.database, row.id);
   await app.db.delete(knowledgeItems).where(eq(knowledgeItems.id, row.id));
-  await removeUnusedFiles(app, [row.filePath]);
+  await removeUnusedFiles(app, [row.filePath, ...pages.map((page) => page.filePath)]);
+  for (const page of pages)
+    await publishItem(
+      app.realtime,
+      { ownerId: owner.ownerId, applicationUuid: owner.applicationUuid },
+      page,
+      true,
+    );
   await publishItem(
     app.realtime,
     { ownerId: owner.ownerId, applicationUuid: owner.applicationUuid },

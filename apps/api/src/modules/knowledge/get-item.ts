@@ -4,6 +4,7 @@ import { knowledgeChunks } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
 import { findItem } from './find-item.ts';
 import { serializeItem } from './serialize-item.ts';
+import { NO_SITE, siteViews } from './site-view.ts';
 
 /** How many chunks the item preview shows. */
 export const PREVIEW_CHUNKS = 50;
@@ -22,5 +23,6 @@ export async function getItem(db: Db, applicationId: number, uuid: string): Prom
     .where(eq(knowledgeChunks.itemId, row.id))
     .orderBy(asc(knowledgeChunks.ordinal))
     .limit(PREVIEW_CHUNKS);
-  return { ...serializeItem(row), chunks };
+  const site = (await siteViews(db, [row])).get(row.id) ?? NO_SITE;
+  return { ...serializeItem(row, site), chunks };
 }

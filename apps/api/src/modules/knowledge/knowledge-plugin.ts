@@ -16,9 +16,12 @@ import {
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
 import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
+import { REFRESH_CRON, REFRESH_QUEUE, runDueChecks } from '../../rag/refresh-items.ts';
+import { systemClock } from '../notifications/clock.ts';
+import { notifyCheckFailing } from '../notifications/product-notifications.ts';
 import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
-import { publishItem } from './publish-item.ts';
+import { publishSiteItem } from './publish-item.ts';
 import type { ItemRow } from './queue-items.ts';
 
 declare module 'fastify' {
@@ -93,7 +96,9 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       maxBytes: Math.max(app.config.maxUploadBytes, 1024 * 1024),
     },
     parse: (input) => parser.parse(input),
-    publish: (owner, row) => publishItem(app.realtime, owner, row),
+    publish: (owner, row, deleted) => publishSiteItem(app, owner, row, deleted),
+    checkFailing: (owner, row, reason) => notifyCheckFailing(app, owner, row, reason),
+    clock: systemClock,
     ended: (owner, rows) => itemsEnded(app, owner, rows),
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
@@ -105,7 +110,14 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   // Created up front in every role: creating it lazily inside an item transaction would wait for
   // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
   await ensureQueue();
+  await app.jobs.boss.createQueue(REFRESH_QUEUE);
   if (!app.jobs.runsWorkers) return;
+  // Scheduled re-sync: every minute one worker checks the due items (claims make runs in several
+  // processes safe). Read the clock at each use: tests replace `deps.clock` on the running app.
+  await app.jobs.boss.schedule(REFRESH_QUEUE, REFRESH_CRON);
+  await app.jobs.work(REFRESH_QUEUE, { batchSize: 1 }, async () => {
+    await runDueChecks(deps);
+  });
   for (let i = 0; i < WORKER_LOOPS[app.database.kind]; i++) {
     await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: JOBS_PER_FETCH }, (jobs) =>
       ingestItems(

@@ -2,6 +2,7 @@ import type { Db } from '@cairn/db/client';
 import { knowledgeItems } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
 import { serializeItem } from './serialize-item.ts';
+import { NO_SITE, siteViews } from './site-view.ts';
 
 /** The application's items, oldest first (the caller has checked ownership). */
 export async function listItems(db: Db, applicationId: number) {
@@ -10,5 +11,6 @@ export async function listItems(db: Db, applicationId: number) {
     .from(knowledgeItems)
     .where(eq(knowledgeItems.applicationId, applicationId))
     .orderBy(asc(knowledgeItems.createdAt), asc(knowledgeItems.id));
-  return rows.map(serializeItem);
+  const sites = await siteViews(db, rows);
+  return rows.map((row) => serializeItem(row, sites.get(row.id) ?? NO_SITE));
 }

@@ -1,6 +1,9 @@
 import type { TKbUpdateEvent } from '@cairn/contracts/knowledge';
+import { knowledgeItems } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { type KnowledgeItemRow, serializeItem } from './serialize-item.ts';
+import { NO_SITE, type SiteView, siteViews } from './site-view.ts';
 
 export interface ItemOwner {
   ownerId: number;
@@ -13,11 +16,36 @@ export async function publishItem(
   owner: ItemOwner,
   row: KnowledgeItemRow,
   deleted = false,
+  site: SiteView = NO_SITE,
 ): Promise<void> {
   const data: TKbUpdateEvent = {
     application_uuid: owner.applicationUuid,
-    item: serializeItem(row),
+    item: serializeItem(row, site),
     ...(deleted && { deleted: true }),
   };
   await realtime.publish(owner.ownerId, { event: 'kb_updates', data });
+}
+
+/**
+ * Publishes an item with its site view; a page of a site import that moved on (fetched, indexed,
+ * failed, gone) also publishes its root, whose counts are the import's live progress.
+ */
+export async function publishSiteItem(
+  app: FastifyInstance,
+  owner: ItemOwner,
+  row: KnowledgeItemRow,
+  deleted = false,
+): Promise<void> {
+  const views = await siteViews(app.db, [row]);
+  await publishItem(app.realtime, owner, row, deleted, views.get(row.id) ?? NO_SITE);
+  if (!row.crawlRootId || (row.status === 'queued' && !deleted)) return;
+  const [root] = await app.db.select().from(knowledgeItems).where(eq(knowledgeItems.id, row.crawlRootId));
+  if (!root?.crawlOptions) return;
+  await publishItem(
+    app.realtime,
+    owner,
+    root,
+    false,
+    (await siteViews(app.db, [root])).get(root.id) ?? NO_SITE,
+  );
 }

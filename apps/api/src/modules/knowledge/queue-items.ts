@@ -59,6 +59,12 @@ async function prepareItemRow(files: FileStore, input: KnowledgeItemInput): Prom
     title: input.title ?? input.value,
     source: input.value,
     crawlDepth: input.crawlDepth,
+    refreshIntervalHours: input.refreshIntervalHours,
+    // Moved one interval past the first read when it is ready; this covers a first read that fails.
+    nextCheckAt: input.refreshIntervalHours
+      ? new Date(Date.now() + input.refreshIntervalHours * 3_600_000)
+      : null,
+    crawlOptions: input.site,
   };
 }
 

@@ -10,18 +10,28 @@ import {
   ZQaAlternatives,
   ZQaAnswer,
   ZQaQuestion,
+  ZRefreshIntervalHours,
+  ZSiteCrawl,
 } from '@cairn/contracts/knowledge';
 import { stripControlCharacters } from '@cairn/contracts/text';
 import type { z } from 'zod';
 import type { FormBody } from '../../lib/multipart.ts';
 import { type Issue, validationError } from '../../lib/parse.ts';
 import { firstLineTitle } from '../../rag/parse/decode-text.ts';
+import type { SiteOptions } from '../../rag/site-rules.ts';
 
 /** One validated item of a request, ready to be stored and queued. */
 export type KnowledgeItemInput =
   | { type: 'file'; title: string | undefined; filename: string; data: Buffer }
   | { type: 'text'; title: string; value: string }
-  | { type: 'url'; title: string | undefined; value: string; crawlDepth: number }
+  | {
+      type: 'url';
+      title: string | undefined;
+      value: string;
+      crawlDepth: number;
+      refreshIntervalHours: number | null;
+      site: SiteOptions | null;
+    }
   | QaItemInput;
 
 export type QaItemInput = {
@@ -34,7 +44,19 @@ export type QaItemInput = {
 
 const QA_FIELDS = ['question', 'answer', 'alternatives'] as const;
 
-const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth|question|answer|alternatives)$/;
+const KEY_RE =
+  /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth|refresh_interval_hours|crawl|sitemap|question|answer|alternatives)$/;
+type SlotField =
+  | 'type'
+  | 'value'
+  | 'title'
+  | 'crawl_depth'
+  | 'refresh_interval_hours'
+  | 'crawl'
+  | 'sitemap'
+  | (typeof QA_FIELDS)[number];
+/** Fields only a url item takes. */
+const URL_FIELDS = ['refresh_interval_hours', 'crawl', 'sitemap'] as const;
 
 /**
  * Reads the specification's item fields (`items[i].type` plus `items[i].file` or
@@ -42,19 +64,7 @@ const KEY_RE = /^items\[(\d{1,4})\]\.(type|value|title|file|crawl_depth|question
  * reported at once, keyed by the field as the client named it (`items[2].value`).
  */
 export function readItems(form: FormBody): KnowledgeItemInput[] {
-  const slots = new Map<
-    number,
-    {
-      type?: string;
-      value?: string;
-      title?: string;
-      crawl_depth?: string;
-      question?: string;
-      answer?: string;
-      alternatives?: string;
-      file?: FormBody['files'][number];
-    }
-  >();
+  const slots = new Map<number, Partial<Record<SlotField, string>> & { file?: FormBody['files'][number] }>();
   const slot = (index: number) => {
     let s = slots.get(index);
     if (!s) {
@@ -66,7 +76,7 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
   for (const [key, value] of Object.entries(form.fields)) {
     const match = KEY_RE.exec(key);
     if (!match || match[2] === 'file') continue;
-    slot(Number(match[1]))[match[2] as Exclude<keyof ReturnType<typeof slot>, 'file'>] = value;
+    slot(Number(match[1]))[match[2] as SlotField] = value;
   }
   const issues: Issue[] = [];
   const at = (index: number, field: string, message: string) =>
@@ -95,14 +105,16 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       at(index, 'type', s.type === undefined ? 'Required' : 'Must be file, text, url or qa');
       continue;
     }
-    if (type.data !== 'qa')
-      for (const field of QA_FIELDS)
-        if (s[field] !== undefined)
-          at(index, field, 'Only Q&A items have a question, answer and alternatives');
     const title = check(ZItemTitle, s.title ?? '', (m) => at(index, 'title', m)) || undefined;
     if (type.data !== 'url' && s.crawl_depth !== undefined && s.crawl_depth !== '0') {
       at(index, 'crawl_depth', 'Only URL items follow links');
     }
+    if (type.data !== 'url')
+      for (const field of URL_FIELDS) if (s[field]) at(index, field, 'Only URL items take this field');
+    if (type.data !== 'qa')
+      for (const field of QA_FIELDS)
+        if (s[field] !== undefined)
+          at(index, field, 'Only Q&A items have a question, answer and alternatives');
     if (type.data === 'file') {
       if (s.value !== undefined && !s.file) at(index, 'file', 'A file item takes a file, not a value');
       else if (!s.file) at(index, 'file', 'Required');
@@ -138,12 +150,69 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
       const value = check(ZItemUrl, s.value ?? '', (m) => at(index, 'value', m));
       const depth = ZItemCrawlDepth.safeParse(s.crawl_depth ?? '0');
       if (!depth.success) at(index, 'crawl_depth', depth.error.issues[0]?.message ?? 'Invalid value');
-      else if (value)
-        items.push({ type: 'url', title, value: new URL(value).toString(), crawlDepth: depth.data });
+      const refresh = readRefreshHours(s.refresh_interval_hours, (m) =>
+        at(index, 'refresh_interval_hours', m),
+      );
+      const site = readSite(s.crawl, s.sitemap, (field, m) => at(index, field, m));
+      if (site && depth.success && depth.data > 0)
+        at(index, 'crawl_depth', 'A site import takes crawl, not crawl_depth');
+      else if (value && depth.success && refresh !== undefined && site !== undefined)
+        items.push({
+          type: 'url',
+          title,
+          value: new URL(value).toString(),
+          crawlDepth: depth.data,
+          refreshIntervalHours: refresh,
+          site,
+        });
     }
   }
   if (issues.length) throw validationError(issues);
   return items;
+}
+
+/** `items[i].refresh_interval_hours`: absent or empty is never; undefined when reported invalid. */
+function readRefreshHours(
+  raw: string | undefined,
+  report: (message: string) => void,
+): number | null | undefined {
+  if (raw === undefined || raw.trim() === '') return null;
+  const hours = ZRefreshIntervalHours.safeParse(/^\s*\d{1,6}\s*$/.test(raw) ? Number(raw) : raw);
+  if (hours.success) return hours.data;
+  report(hours.error.issues[0]?.message ?? 'Invalid value');
+  return undefined;
+}
+
+/**
+ * `items[i].crawl` (JSON {max_pages, include, exclude}) and `items[i].sitemap` (true | false): a
+ * whole-site import, or null; undefined when reported invalid.
+ */
+function readSite(
+  crawl: string | undefined,
+  sitemap: string | undefined,
+  report: (field: 'crawl' | 'sitemap', message: string) => void,
+): SiteOptions | null | undefined {
+  if (sitemap !== undefined && sitemap !== 'true' && sitemap !== 'false') {
+    report('sitemap', 'Must be true or false');
+    return undefined;
+  }
+  if (!crawl && sitemap !== 'true') return null;
+  let json: unknown = {};
+  if (crawl) {
+    try {
+      json = JSON.parse(crawl);
+    } catch {
+      report('crawl', 'Must be JSON: {"max_pages": 100, "include": ["/docs/**"], "exclude": []}');
+      return undefined;
+    }
+  }
+  const options = ZSiteCrawl.safeParse(json);
+  if (!options.success) {
+    const issue = options.error.issues[0];
+    report('crawl', issue ? [...issue.path, issue.message].join(': ') : 'Invalid value');
+    return undefined;
+  }
+  return { ...options.data, sitemap: sitemap === 'true' };
 }
 
 /**

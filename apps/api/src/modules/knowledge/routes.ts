@@ -53,7 +53,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          "multipart/form-data: for each item i, `items[i].type` (file | text | url | qa) plus `items[i].file` (file) or `items[i].value` (text body or URL), or for a Q&A pair `items[i].question`, `items[i].answer` and optional `items[i].alternatives` (other phrasings, one per line, at most 20); optional `items[i].title` (a pair's defaults to its question). The items are queued for ingestion.",
+          "multipart/form-data: for each item i, `items[i].type` (file | text | url | qa) plus `items[i].file` (file) or `items[i].value` (text body or URL), or for a Q&A pair `items[i].question`, `items[i].answer` and optional `items[i].alternatives` (other phrasings, one per line, at most 20); optional `items[i].title` (a pair's defaults to its question). url items may add `items[i].refresh_interval_hours` (1–720: re-checked on that schedule with ETag / Last-Modified, re-indexed only when changed) and a whole-site import: `items[i].crawl` (JSON `{max_pages ≤ 1000, include, exclude}` path globs: follows same-site links) or `items[i].sitemap=true` (the address is a sitemap or sitemap index; `crawl` then only filters and caps). Same origin only, robots.txt respected (CairnBot); each page becomes an item whose `site_root` is the root. The items are queued for ingestion.",
         params: ZAppParams,
         response: { 201: ZKnowledgeItemList, ...errors },
       },
@@ -129,7 +129,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
       schema: {
         ...base,
         description:
-          "Changes an item's settings (`enabled`), or a `qa` item's `question`, `answer` and `alternatives` (indexed again); other content changes by a re-sync.",
+          "Changes an item's settings (`enabled`; `refresh_interval_hours` of a url item or site root, null to stop), or a `qa` item's `question`, `answer` and `alternatives` (indexed again); other content changes by a re-sync.",
         params: ZKnowledgeItemParams,
         body: ZUpdateKnowledgeItemRequest,
         response: { 200: ZKnowledgeItem, ...errors },

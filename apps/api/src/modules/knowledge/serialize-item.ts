@@ -1,6 +1,7 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import type { knowledgeItems } from '@cairn/db/schema';
 import { MAX_INGEST_ATTEMPTS } from '../../rag/ingest-item.ts';
+import { NO_SITE, type SiteView } from './site-view.ts';
 
 export type KnowledgeItemRow = typeof knowledgeItems.$inferSelect;
 
@@ -15,7 +16,7 @@ function isRetryable(row: KnowledgeItemRow): boolean {
 }
 
 /** An item as the list endpoint and every `kb_updates` event show it. */
-export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
+export function serializeItem(row: KnowledgeItemRow, site: SiteView = NO_SITE): TKnowledgeItem {
   return {
     uuid: row.uuid,
     type: row.type,
@@ -41,5 +42,19 @@ export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
     indexed_at: row.indexedAt ? new Date(row.indexedAt).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),
+    refresh_interval_hours: row.refreshIntervalHours,
+    last_checked_at: iso(row.lastCheckedAt),
+    last_changed_at: iso(row.lastChangedAt),
+    next_check_at: iso(row.nextCheckAt),
+    site_root: site.root,
+    site: row.crawlOptions
+      ? {
+          ...row.crawlOptions,
+          found: row.crawlFound,
+          ...(site.counts ?? { fetched: 0, indexed: 0, failed: 0 }),
+        }
+      : null,
   };
 }
+
+const iso = (date: Date | null) => (date ? new Date(date).toISOString() : null);

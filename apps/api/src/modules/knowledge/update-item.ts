@@ -2,13 +2,11 @@ import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contrac
 import { knowledgeIndexStats, knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { fieldError } from '../../lib/app-error.ts';
+import { AppError, fieldError } from '../../lib/app-error.ts';
 import { findItem } from './find-item.ts';
 import { qaDocument } from './qa-document.ts';
 import { titleOfQuestion } from './read-items.ts';
-import { serializeItem } from './serialize-item.ts';
-
-type ItemRow = Awaited<ReturnType<typeof findItem>>;
+import { type KnowledgeItemRow, serializeItem } from './serialize-item.ts';
 
 /**
  * Changes an item's settings (not its content: that is a re-sync), or a Q&A pair's question,
@@ -21,12 +19,18 @@ export async function updateItem(
   input: TUpdateKnowledgeItemRequest,
 ): Promise<TKnowledgeItem> {
   const found = await findItem(app.db, owner.applicationId, uuid);
+  // Read before the transaction: on PGlite's one connection a query outside it would wait for it.
+  const scheduled =
+    input.refresh_interval_hours !== undefined
+      ? await schedule(app, found, input.refresh_interval_hours)
+      : undefined;
   const content = await qaContent(app, found, input);
   const row = await app.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(knowledgeItems)
       .set({
         ...(input.enabled !== undefined && { enabled: input.enabled }),
+        ...scheduled,
         ...content,
         ...(content && { status: 'queued', progress: 0, error: null, lease: null, attempts: 0 }),
         updatedAt: sql`now()`,
@@ -51,7 +55,7 @@ export async function updateItem(
 }
 
 /** The columns a change of a pair's content writes (its document stored anew), or none. */
-async function qaContent(app: FastifyInstance, item: ItemRow, input: TUpdateKnowledgeItemRequest) {
+async function qaContent(app: FastifyInstance, item: KnowledgeItemRow, input: TUpdateKnowledgeItemRequest) {
   const { question, answer, alternatives } = input;
   if (question === undefined && answer === undefined && alternatives === undefined) return undefined;
   if (item.type !== 'qa') {
@@ -73,5 +77,25 @@ async function qaContent(app: FastifyInstance, item: ItemRow, input: TUpdateKnow
     title: titled ? item.title : titleOfQuestion(pair.question),
     filePath: await app.knowledge.files.put(data),
     sizeBytes: data.length,
+  };
+}
+
+/** A new re-sync interval: the next check one interval from now (or none). Only for URL items that lead their own schedule. */
+async function schedule(app: FastifyInstance, item: KnowledgeItemRow, hours: number | null) {
+  const refuse = (message: string) =>
+    new AppError('invalid', `refresh_interval_hours: ${message}`, { refresh_interval_hours: [message] });
+  if (item.type !== 'url') throw refuse('Only web pages (url items) are re-synced on a schedule.');
+  if (item.crawlRootId) {
+    const [root] = await app.db
+      .select({ options: knowledgeItems.crawlOptions })
+      .from(knowledgeItems)
+      .where(eq(knowledgeItems.id, item.crawlRootId));
+    if (root?.options)
+      throw refuse("A page of a site import follows its site's schedule: set it on the site.");
+  }
+  const now = app.knowledge.deps.clock();
+  return {
+    refreshIntervalHours: hours,
+    nextCheckAt: hours ? new Date(now.getTime() + hours * 3_600_000) : null,
   };
 }

@@ -126,6 +126,22 @@ export async function notifyKnowledgeFailed(
   });
 }
 
+/** Scheduled checks of a web page (or a site import) started failing: told once, until it recovers. */
+export async function notifyCheckFailing(
+  app: FastifyInstance,
+  owner: { ownerId: number; applicationUuid: string },
+  row: KnowledgeItemRow,
+  reason: string,
+) {
+  await recordNotification(app, owner.ownerId, {
+    event: 'knowledge_failed',
+    title: `A web page could not be checked for changes: ${oneLine(row.title || row.source || 'untitled', 80)}`,
+    body: `${reason} What was indexed before keeps answering; Cairn tries again later, less often.`,
+    application: { id: row.applicationId, uuid: owner.applicationUuid },
+    link: `/applications/${owner.applicationUuid}/knowledge-base`,
+  });
+}
+
 /** A webhook Cairn turned off, or a chat integration that stopped working. */
 export async function notifyIntegrationFailed(
   app: FastifyInstance,

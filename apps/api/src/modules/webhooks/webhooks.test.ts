@@ -132,6 +132,12 @@ const itemFailedEvent = (applicationUuid: string) => ({
       indexed_at: null,
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),
+      refresh_interval_hours: null,
+      last_checked_at: null,
+      last_changed_at: null,
+      next_check_at: null,
+      site_root: null,
+      site: null,
     },
   },
 });

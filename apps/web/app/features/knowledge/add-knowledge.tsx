@@ -7,9 +7,9 @@ import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import type { FormErrors } from '../../lib/api-error';
-import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 import { FileDropZone } from './file-drop-zone';
+import { appendUrlImport, NEW_URL_IMPORT, UrlImportFields } from './url-import-fields';
 
 type Kind = 'file' | 'text' | 'url';
 const KINDS: Array<{ kind: Kind; label: string; icon: typeof FileTextIcon }> = [
@@ -26,7 +26,7 @@ export function AddKnowledge() {
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
-  const [crawlDepth, setCrawlDepth] = useState('0');
+  const [urlImport, setUrlImport] = useState(NEW_URL_IMPORT);
   const [localError, setLocalError] = useState<string | null>(null);
   const id = useId();
   const busy = fetcher.state !== 'idle';
@@ -65,7 +65,7 @@ export function AddKnowledge() {
       if (!url.trim()) return setLocalError('Enter the address of a web page.');
       body.set('items[0].type', 'url');
       body.set('items[0].value', url.trim());
-      body.set('items[0].crawl_depth', crawlDepth);
+      appendUrlImport(body, urlImport);
     }
     setLocalError(null);
     sent.current = {
@@ -168,24 +168,7 @@ export function AddKnowledge() {
                 />
               )}
             </Field>
-            <Field
-              id={`${id}-crawl`}
-              label="Linked pages"
-              description={`Pages of the same site linked from it are added as items too (at most ${KNOWLEDGE_LIMITS.crawlPages}).`}
-            >
-              {(aria) => (
-                <select
-                  {...aria}
-                  value={crawlDepth}
-                  onChange={(e) => setCrawlDepth(e.target.value)}
-                  className="h-9 w-full max-w-xs rounded-md border border-input bg-background px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40"
-                >
-                  <option value="0">Only this page</option>
-                  <option value="1">This page and the pages it links to</option>
-                  <option value="2">Two levels of links</option>
-                </select>
-              )}
-            </Field>
+            <UrlImportFields id={id} value={urlImport} onChange={setUrlImport} errors={fieldErrors} />
           </>
         ) : null}
         <div>

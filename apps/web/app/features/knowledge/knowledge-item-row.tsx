@@ -19,6 +19,7 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { cn } from '../../lib/utils';
 import { ItemEnabledSwitch, OffBadge } from './item-enabled-switch';
+import { ItemFreshness, ItemSchedule, SitePages, SiteProgress } from './item-freshness';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
 import { QaPairSummary } from './qa-pair-summary';
@@ -36,8 +37,8 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** One item: type, title, source, status with progress or failure reason, and its actions. */
-export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
+/** One item: type, title, source, status with progress or failure reason, and its actions; a site import's root holds its `pages`. */
+export function KnowledgeItemRow({ item, pages = [] }: { item: TKnowledgeItem; pages?: TKnowledgeItem[] }) {
   const fetcher = useFetcher();
   const [confirming, setConfirming] = useState(false);
   const busy = fetcher.state !== 'idle';
@@ -46,11 +47,13 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
   const working = item.status === 'queued' || item.status === 'processing';
   // A file or text that failed on its own content (corrupt, encrypted …) fails the same way again.
   const canResync = item.status !== 'failed' || item.retryable;
+  // A sitemap holds no passages of its own: its pages do.
+  const previewable = item.status === 'ready' && !item.site?.sitemap;
   const resync = () => fetcher.submit({ intent: 'resync', item: item.uuid }, { method: 'post' });
   return (
     <li
       id={`item-${item.uuid}`}
-      className="flex scroll-mt-20 items-start gap-3 px-4 py-3"
+      className="flex scroll-mt-20 flex-wrap items-start gap-3 px-4 py-3"
       data-item={item.uuid}
       aria-busy={deleting}
     >
@@ -89,16 +92,19 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
             {item.error}
           </p>
         ) : null}
-        {item.status === 'ready' ? (
+        {item.status === 'ready' && !item.site ? (
           <span className="text-muted-foreground text-xs">
             {item.chunk_count} {item.chunk_count === 1 ? 'passage' : 'passages'}
           </span>
         ) : null}
+        {item.site ? <SiteProgress site={item.site} /> : null}
+        <ItemFreshness item={item} />
+        <ItemSchedule item={item} />
       </div>
       <ItemEnabledSwitch item={item} className="mt-0.5" />
       {/* Three labelled buttons from 640 px; below, one menu, so the title keeps the row's width. */}
       <div className="hidden shrink-0 items-center gap-1 sm:flex">
-        {item.status === 'ready' ? (
+        {previewable ? (
           <Button asChild variant="ghost" size="sm">
             <Link to={`?preview=${item.uuid}`} preventScrollReset aria-label={`Preview ${item.title}`}>
               <EyeIcon aria-hidden="true" />
@@ -140,7 +146,7 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
             </Button>
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end">
-            {item.status === 'ready' ? (
+            {previewable ? (
               <DropdownMenuItem asChild>
                 <Link to={`?preview=${item.uuid}`} preventScrollReset>
                   <EyeIcon aria-hidden="true" />
@@ -165,6 +171,11 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
           </DropdownMenuContent>
         </DropdownMenu>
       </div>
+      <SitePages count={pages.length}>
+        {pages.map((page) => (
+          <KnowledgeItemRow key={page.uuid} item={page} />
+        ))}
+      </SitePages>
       <Dialog open={confirming} onOpenChange={setConfirming}>
         <DialogContent>
           <DialogHeader>

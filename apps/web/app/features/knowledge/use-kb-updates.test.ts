@@ -21,6 +21,12 @@ const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): 
   indexed_at: null,
   created_at: '2026-11-21T06:00:00.000Z',
   updated_at: updated,
+  refresh_interval_hours: null,
+  last_checked_at: null,
+  last_changed_at: null,
+  next_check_at: null,
+  site_root: null,
+  site: null,
 });
 
 describe('applyUpdate (kb_updates → the list)', () => {
