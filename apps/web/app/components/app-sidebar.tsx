@@ -13,6 +13,7 @@ import {
   LayoutGridIcon,
   LogOutIcon,
   MessageSquareIcon,
+  MessagesSquareIcon,
   PaletteIcon,
   PlugIcon,
   PlusIcon,
@@ -110,6 +111,10 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
                   <span className="sr-only"> {attentionCount === 1 ? 'item' : 'items'}</span>
                 </span>
               ) : null}
+            </NavLink>
+            <NavLink to={`${base}/conversations`} className={linkClass}>
+              <MessagesSquareIcon aria-hidden="true" />
+              Conversations
             </NavLink>
             <NavLink to={`${base}/knowledge-base`} className={linkClass}>
               <BookOpenIcon aria-hidden="true" />
