@@ -15,24 +15,26 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * `built`: run apps/api/dist/server.js as `npm start` does (build it first: `node scripts/ensure-build.mjs`).
  * `env`: extra environment for the server.
+ * `dataDir` / `databaseUrl`: data the bench prepared and keeps (neither is removed at `stop`), so a
+ * bench can stop the server, write into its database and start it again on the same data.
  */
 export async function startServerProcess(
   label: string,
   port: number,
-  options: { built?: boolean; env?: Record<string, string> } = {},
+  options: { built?: boolean; env?: Record<string, string>; dataDir?: string; databaseUrl?: string } = {},
 ) {
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(() => base);
-  const adminUrl = argValue('--database-url');
+  const adminUrl = options.databaseUrl ? undefined : argValue('--database-url');
   const throwaway = `cairn_bench_${label}_${process.pid}`;
-  let databaseUrl: string | undefined;
+  let databaseUrl = options.databaseUrl;
   if (adminUrl) {
     await adminQuery(adminUrl, `CREATE DATABASE ${throwaway}`);
     const u = new URL(adminUrl);
     u.pathname = `/${throwaway}`;
     databaseUrl = u.toString();
   }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
   const args = options.built
     ? ['--max-semi-space-size=4', 'apps/api/dist/server.js']
     : ['--import', 'tsx', 'apps/api/src/server.ts'];
@@ -67,7 +69,7 @@ export async function startServerProcess(
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     if (adminUrl) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${throwaway} WITH (FORCE)`);
   }
 
