@@ -33,7 +33,7 @@ const SOURCES = ['web', 'api', 'widget', 'slack', 'telegram', 'mcp'];
  * question, the assistant's answer, in turns), spread over the last 90 days across the six
  * sources; about 6% of the answers rated up, 3% down, 10% not covered (citing nothing), the others
  * citing one of a few knowledge items; 1% of the conversations waiting for a person, 2% taken over.
- * Written in batches of 10,000 conversations, then analysed.
+ * Written in batches of 10,000 conversations, then vacuumed and analysed.
  */
 export async function generateConversations(
   database: Database,
@@ -71,6 +71,7 @@ export async function generateConversations(
       [applicationId, from, to, messagesPer],
     );
   }
-  await database.query('ANALYZE chatrooms');
-  await database.query('ANALYZE messages');
+  // As autovacuum leaves tables at rest: statistics, and a visibility map for index-only scans.
+  await database.query('VACUUM (ANALYZE) chatrooms');
+  await database.query('VACUUM (ANALYZE) messages');
 }

@@ -1,5 +1,6 @@
 import { ASSISTANT_SENDER, SENDER_PREFIX } from '@cairn/contracts/chat';
 import type { TConversationFilters } from '@cairn/contracts/conversations';
+import type { Database } from '@cairn/db/client';
 import { fieldError } from '../../lib/app-error.ts';
 
 /** Positional parameters of one raw SQL statement: `add` returns the placeholder of the value. */
@@ -28,6 +29,7 @@ export function conversationWhere(
   applicationId: number,
   filters: TConversationFilters,
   timeZone: string,
+  search: SearchPlan = 'matches-first',
 ): string {
   const where = [`c.application_id = ${params.add(applicationId)}`];
   const messageExists = (condition: string) =>
@@ -51,15 +53,42 @@ export function conversationWhere(
   if (filters.rating === 'none')
     where.push(`NOT ${messageExists(`m.feedback = 'up'`)} AND NOT ${messageExists(`m.feedback = 'down'`)}`);
   if (filters.not_covered) where.push(messageExists(`(m.metadata->>'not_covered') = 'true'`));
-  // A query without a letter or digit has no words to look for: no search (rather than no match).
-  if (filters.q && /[\p{L}\p{N}]/u.test(filters.q))
-    // A semi-join from the GIN index's matches: PostgreSQL reads the matching messages once instead
-    // of probing every chatroom's messages.
-    where.push(
-      `c.id IN (SELECT m.chatroom_id FROM messages m
-        WHERE to_tsvector('simple', m.message) @@ websearch_to_tsquery('simple', ${params.add(filters.q)}))`,
-    );
+  if (hasWords(filters.q)) where.push(searchCondition(params, filters.q, search));
   return where.join(' AND ');
+}
+
+/** A query without a letter or digit has no words to look for: no search (rather than no match). */
+export const hasWords = (q: string | undefined): q is string => !!q && /[\p{L}\p{N}]/u.test(q);
+
+/** The search as `messages_search_idx` indexes it (the expression must be exactly the index's). */
+const matches = (params: SqlParams, q: string) =>
+  `to_tsvector('simple', m.message) @@ websearch_to_tsquery('simple', ${params.add(q)})`;
+
+/**
+ * How a search finds its conversations (decision 065). `matches-first`: every matching message
+ * from the GIN index, then their chatrooms (`OFFSET 0` keeps PostgreSQL from turning it into a
+ * probe per chatroom), cheap when few messages match. `walk`: PostgreSQL's choice, which for a
+ * common word walks the log in order and probes each chatroom's messages until the page is full.
+ */
+export type SearchPlan = 'matches-first' | 'walk';
+
+function searchCondition(params: SqlParams, q: string, plan: SearchPlan): string {
+  const fence = plan === 'matches-first' ? ' OFFSET 0' : '';
+  return `c.id IN (SELECT m.chatroom_id FROM messages m WHERE ${matches(params, q)}${fence})`;
+}
+
+/** Up to this many matching messages (the planner's estimate), the matches are read first. */
+const MATCHES_FIRST_MAX = 10_000;
+
+/** The plan for a page of a search, from PostgreSQL's estimate of the matching messages. */
+export async function searchPlan(database: Database, q: string): Promise<SearchPlan> {
+  const params = new SqlParams();
+  const { rows } = await database.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    `EXPLAIN (FORMAT JSON) SELECT 1 FROM messages m WHERE ${matches(params, q)}`,
+    params.values,
+  );
+  const estimate = rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
+  return estimate <= MATCHES_FIRST_MAX ? 'matches-first' : 'walk';
 }
 
 /** A position in the log's order (newest activity first): the row's activity in microseconds since 1970 and its id. */

@@ -12,7 +12,9 @@ import {
   conversationWhere,
   decodeCursor,
   encodeCursor,
+  hasWords,
   SqlParams,
+  searchPlan,
   VISITOR_SENDER_SQL,
 } from './conversation-filters.ts';
 
@@ -51,10 +53,12 @@ export async function listConversations(
   applicationId: number,
   query: TConversationQuery,
 ): Promise<TConversationPage> {
+  const [timeZone, search] = await Promise.all([
+    filterTimeZone(database, ownerId, query),
+    hasWords(query.q) ? searchPlan(database, query.q) : undefined,
+  ]);
   const params = new SqlParams();
-  const where = [
-    conversationWhere(params, applicationId, query, await filterTimeZone(database, ownerId, query)),
-  ];
+  const where = [conversationWhere(params, applicationId, query, timeZone, search)];
   if (query.cursor) where.push(afterPosition(params, decodeCursor(query.cursor)));
   const limit = params.add(query.limit + 1);
   const { rows } = await database.query<ConversationRow>(
