@@ -112,6 +112,35 @@ test('the log lists conversations from the API and the widget, searches, opens a
   await expect(page.getByText('Do you rent bicycles?').first()).toBeVisible();
 });
 
+test('Load more brings the next page of the log', async ({ page, api, server, signIn }) => {
+  const user = await signIn(await api.newUser('log-more'));
+  const app = await user.createApplication('Lighthouse');
+  const key = await api.call<{ key: string }>('POST', `/api/applications/${app.uuid}/api-keys/`, {
+    token: user.token,
+    json: { name: 'Load test', requests_per_minute: 600 },
+  });
+  expect(key.status).toBe(201);
+  for (let i = 1; i <= 52; i++) {
+    const res = await fetch(`${server.url}/api/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.body.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: app.uuid,
+        messages: [{ role: 'user', content: `Question number ${i}` }],
+      }),
+    });
+    expect(res.status).toBe(200);
+  }
+  await page.goto(`/applications/${app.uuid}/conversations`);
+  const rows = page.getByRole('list', { name: 'Conversations' }).getByRole('listitem');
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first().getByText('Question number 52', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(rows).toHaveCount(52);
+  await expect(rows.last().getByText('Question number 1', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
+});
+
 test('filters the log cannot read are said so, with a way out', async ({
   page,
   signIn,

@@ -30,7 +30,7 @@ const SOURCES = ['web', 'api', 'widget', 'slack', 'telegram', 'mcp'];
 
 /**
  * `conversations` chatrooms of the application with `messagesPer` messages each (a visitor's
- * question, the assistant's answer, in turns), spread over the last 90 days across the six
+ * question, the assistant's answer, in turns), spread over the 90 days before the last hour (no message in the future) across the six
  * sources; about 6% of the answers rated up, 3% down, 10% not covered (citing nothing), the others
  * citing one of a few knowledge items; 1% of the conversations waiting for a person, 2% taken over.
  * Written in batches of 10,000 conversations, then vacuumed and analysed.
@@ -53,7 +53,7 @@ export async function generateConversations(
                 CASE WHEN g % 100 = 7 THEN t.start + interval '5 minutes' END,
                 NULL, t.start, t.start, t.start + ($4::int - 1) * interval '1 minute'
          FROM generate_series($2::int, $3::int) g,
-              LATERAL (SELECT now() - random() * interval '90 days' + 0 * g * interval '1 second' AS start) t
+              LATERAL (SELECT now() - interval '1 hour' - random() * interval '90 days' + 0 * g * interval '1 second' AS start) t
          RETURNING id, created_at)
        INSERT INTO messages (chatroom_id, sender_identifier, message, feedback, metadata, created_at, updated_at)
        SELECT r.id,

@@ -419,28 +419,40 @@ describe('export', () => {
     }
   });
 
-  it('exports 2,000 messages in 300 conversations completely', async () => {
+  it('exports 13,000 messages in 600 conversations completely, across its batches', async () => {
     const big = await newApplication();
+    // 21 or 22 messages a conversation: the first batch of 500 conversations holds more than one
+    // query's 10,000 messages, and a second batch follows.
     await t.database.query(
       `WITH rooms AS (
          INSERT INTO chatrooms (application_id, name, source, last_message_at)
-         SELECT $1, 'bulk ' || g, 'api', now() - g * interval '1 minute' FROM generate_series(1, 300) g
-         RETURNING id)
-       INSERT INTO messages (chatroom_id, sender_identifier, message)
-       SELECT (SELECT id FROM rooms ORDER BY id OFFSET (g % 300) LIMIT 1), 'api_bulk', 'message ' || g
-       FROM generate_series(1, 2000) g`,
+         SELECT $1, 'bulk ' || g, 'api', now() - g * interval '1 minute' FROM generate_series(1, 600) g
+         RETURNING id),
+       numbered AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS i FROM rooms)
+       INSERT INTO messages (chatroom_id, sender_identifier, message, created_at)
+       SELECT r.id, 'api_bulk', 'message ' || g, now() - interval '1 hour' + g * interval '1 millisecond'
+       FROM generate_series(1, 13000) g JOIN numbered r ON r.i = g % 600 ORDER BY g`,
       [big.id],
     );
     const res = await fetch(`${t.url}/api/applications/${big.uuid}/conversations/export/?format=csv`, {
       headers: { authorization: `Token ${alice.token}` },
     });
     const rows: string[][] = parse((await res.text()).slice(1));
-    expect(rows).toHaveLength(2001);
-    const texts = new Set(rows.slice(1).map((r) => r[5]));
-    expect(texts.size).toBe(2000);
-    // Grouped by conversation: each uuid appears in one run.
+    expect(rows).toHaveLength(13001);
+    expect(new Set(rows.slice(1).map((r) => r[5])).size).toBe(13000);
+    // In the log's order (bulk 1 is the newest), each conversation's rows together and in order.
     const runs = rows.slice(1).filter((r, i, all) => i === 0 || all[i - 1]![0] !== r[0]);
-    expect(runs).toHaveLength(300);
+    expect(runs).toHaveLength(600);
+    const { rows: order } = await t.database.query<{ uuid: string }>(
+      'SELECT uuid FROM chatrooms WHERE application_id = $1 ORDER BY last_message_at DESC, id DESC',
+      [big.id],
+    );
+    expect(runs.map((r) => r[0])).toEqual(order.map((o) => o.uuid));
+    const first = rows
+      .slice(1)
+      .filter((r) => r[0] === order[0]!.uuid)
+      .map((r) => Number(r[5]!.split(' ')[1]));
+    expect(first).toEqual([...first].sort((a, b) => a - b));
   });
 });
 

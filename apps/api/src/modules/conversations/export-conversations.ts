@@ -1,19 +1,13 @@
 import { ASSISTANT_SENDER, SENDER_PREFIX } from '@cairn/contracts/chat';
 import type { TConversationFilters, TExportFormat } from '@cairn/contracts/conversations';
 import type { Database } from '@cairn/db/client';
-import {
-  ACTIVITY_MICROS_SQL,
-  afterPosition,
-  conversationWhere,
-  type LogPosition,
-  SqlParams,
-} from './conversation-filters.ts';
+import { conversationWhere, SqlParams } from './conversation-filters.ts';
 import { type ExportRow, exportLine, exportPreamble } from './export-format.ts';
 import { filterTimeZone } from './list-conversations.ts';
 
-/** Conversations read per batch, and messages per query: what the export holds in memory at most. */
-const CHATROOM_BATCH = 200;
-const MESSAGE_BATCH = 2000;
+/** Conversations whose messages are read together, and messages per query: one batch is what is held. */
+const CHATROOM_BATCH = 500;
+const MESSAGE_BATCH = 10_000;
 
 interface MessageRow {
   n: string;
@@ -36,11 +30,11 @@ const titlesOf = (titles: unknown) =>
 
 /**
  * The export of an application's conversations that match the filters, one row per message, as
- * text chunks for a stream (decision 065). What it holds at a time is one batch, whatever the
- * size: the chatrooms are read by keyset in the log's order (newest activity first) and each
- * batch's messages by keyset too, oldest first within a conversation. It is the data as it was
- * when the export began: later messages are left out, and a conversation that became active
- * meanwhile (it left its place in the order) is written by a last pass over those.
+ * text chunks for a stream (decision 065). It starts from the ids of the matching conversations
+ * in the log's order (newest activity first), read once: 4 bytes a conversation, and a snapshot,
+ * so a conversation that becomes active meanwhile keeps its place and messages written after the
+ * start are left out. Their messages are then read by keyset, a batch of conversations at a time,
+ * oldest first within each: what is held besides the ids is one batch, whatever the size.
  */
 export async function* exportConversations(
   database: Database,
@@ -49,45 +43,40 @@ export async function* exportConversations(
   filters: TConversationFilters,
   format: TExportFormat,
 ): AsyncGenerator<string> {
-  const timeZone = await filterTimeZone(database, ownerId, filters);
   const [start] = (
     await database.query<{ micros: string }>(
       `SELECT (extract(epoch FROM now()) * 1000000)::bigint::text AS micros`,
     )
   ).rows;
-  const startedAt = `timestamptz 'epoch' + ${start!.micros}::bigint * interval '1 microsecond'`;
+  const ids = await matchingIds(database, ownerId, applicationId, filters);
   yield exportPreamble(format);
-  for (const range of [`c.last_message_at <= ${startedAt}`, `c.last_message_at > ${startedAt}`]) {
-    let position: LogPosition | undefined;
-    for (;;) {
-      const params = new SqlParams();
-      const where = [conversationWhere(params, applicationId, filters, timeZone), range];
-      if (position) where.push(afterPosition(params, position));
-      const { rows: batch } = await database.query<{ id: number; activity_micros: string }>(
-        `SELECT c.id, ${ACTIVITY_MICROS_SQL} AS activity_micros FROM chatrooms c
-         WHERE ${where.join(' AND ')}
-         ORDER BY c.last_message_at DESC, c.id DESC LIMIT ${CHATROOM_BATCH}`,
-        params.values,
-      );
-      if (batch.length === 0) break;
-      yield* exportMessages(
-        database,
-        batch.map((c) => c.id),
-        startedAt,
-        format,
-      );
-      const last = batch.at(-1)!;
-      position = { micros: last.activity_micros, id: last.id };
-      if (batch.length < CHATROOM_BATCH) break;
-    }
+  for (let i = 0; i < ids.length; i += CHATROOM_BATCH) {
+    yield* exportMessages(database, [...ids.subarray(i, i + CHATROOM_BATCH)], start!.micros, format);
   }
+}
+
+/** The ids of the conversations matching the filters, in the log's order; the matches of a search read first. */
+async function matchingIds(
+  database: Database,
+  ownerId: number,
+  applicationId: number,
+  filters: TConversationFilters,
+): Promise<Int32Array> {
+  const params = new SqlParams();
+  const timeZone = await filterTimeZone(database, ownerId, filters);
+  const where = conversationWhere(params, applicationId, filters, timeZone, 'matches-first');
+  const { rows } = await database.query<{ id: number }>(
+    `SELECT c.id FROM chatrooms c WHERE ${where} ORDER BY c.last_message_at DESC, c.id DESC`,
+    params.values,
+  );
+  return Int32Array.from(rows, (r) => r.id);
 }
 
 /** The messages of a batch of chatrooms, in the batch's order, each chatroom's oldest first. */
 async function* exportMessages(
   database: Database,
   chatroomIds: number[],
-  startedAt: string,
+  startedMicros: string,
   format: TExportFormat,
 ): AsyncGenerator<string> {
   let after = { n: 0, id: 0 };
@@ -98,9 +87,10 @@ async function* exportMessages(
        FROM unnest($1::int[]) WITH ORDINALITY AS b(id, n)
        JOIN chatrooms c ON c.id = b.id
        JOIN messages m ON m.chatroom_id = b.id
-       WHERE m.created_at <= ${startedAt} AND (b.n, m.id) > ($2::bigint, $3::int)
+       WHERE m.created_at <= timestamptz 'epoch' + $2::bigint * interval '1 microsecond'
+         AND (b.n, m.id) > ($3::bigint, $4::int)
        ORDER BY b.n, m.id LIMIT ${MESSAGE_BATCH}`,
-      [chatroomIds, after.n, after.id],
+      [chatroomIds, startedMicros, after.n, after.id],
     );
     if (rows.length === 0) return;
     yield rows
