@@ -1,4 +1,4 @@
-import type { TConversation } from '@cairn/contracts/conversations';
+import type { TConversation, TExportFormat } from '@cairn/contracts/conversations';
 import { AlertCircleIcon, DownloadIcon, MessagesSquareIcon, SearchXIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useFetcher, useNavigation, useRevalidator, useSearchParams } from 'react-router';
@@ -14,6 +14,8 @@ import { apiFor } from '../lib/api.server';
 import { cn } from '../lib/utils';
 import type { Route } from './+types/conversations';
 import { useNavigationData } from './default-layout';
+
+const EXPORT_FORMATS: TExportFormat[] = ['csv', 'jsonl'];
 
 export const meta: Route.MetaFunction = () => [{ title: 'Conversations · Cairn' }];
 
@@ -34,7 +36,7 @@ export default function Conversations({ loaderData, params }: Route.ComponentPro
   const base = `/applications/${appId}/conversations`;
   const filters = filterParams(search);
   const filtered = filters.size > 0;
-  const exportHref = (format: 'csv' | 'jsonl') => {
+  const exportHref = (format: TExportFormat) => {
     const query = new URLSearchParams(filters);
     query.set('format', format);
     return `/api/applications/${appId}/conversations/export/?${query}`;
@@ -107,22 +109,14 @@ export default function Conversations({ loaderData, params }: Route.ComponentPro
       <PageHeader
         title="Conversations"
         description={selected?.name}
-        actions={
-          <>
-            <Button variant="outline" size="sm" asChild>
-              <a href={exportHref('csv')} download>
-                <DownloadIcon aria-hidden="true" />
-                Export CSV
-              </a>
-            </Button>
-            <Button variant="outline" size="sm" asChild>
-              <a href={exportHref('jsonl')} download>
-                <DownloadIcon aria-hidden="true" />
-                Export JSONL
-              </a>
-            </Button>
-          </>
-        }
+        actions={EXPORT_FORMATS.map((format) => (
+          <Button key={format} variant="outline" size="sm" asChild>
+            <a href={exportHref(format)} download>
+              <DownloadIcon aria-hidden="true" />
+              Export {format.toUpperCase()}
+            </a>
+          </Button>
+        ))}
       />
       <ConversationFilters search={search} clearTo={base} />
       <div aria-busy={loading} className={cn('mt-6', loading && 'opacity-60 transition-opacity')}>

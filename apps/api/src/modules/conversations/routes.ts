@@ -12,6 +12,7 @@ import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { takeOverReply } from '../../lib/take-over-reply.ts';
 import { findApplication } from '../applications/find-application.ts';
 import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
 import { deleteVisitorConversations } from './delete-visitor-conversations.ts';
@@ -72,12 +73,7 @@ export default async function conversationRoutes(fastify: FastifyInstance) {
       const { format, ...filters } = request.query;
       const day = new Date().toISOString().slice(0, 10);
       // Taken over from Fastify to stream: the pipeline waits for the socket to drain between chunks.
-      const res = reply.raw;
-      reply.hijack();
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) res.setHeader(name, value);
-      }
-      res.writeHead(200, {
+      const res = takeOverReply(reply, {
         'content-type': EXPORT_TYPES[format],
         'content-disposition': `attachment; filename="conversations-${day}.${format}"`,
         'cache-control': 'no-store',
