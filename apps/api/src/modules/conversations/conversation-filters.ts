@@ -70,7 +70,7 @@ const matches = (params: SqlParams, q: string) =>
  * probe per chatroom), cheap when few messages match. `walk`: PostgreSQL's choice, which for a
  * common word walks the log in order and probes each chatroom's messages until the page is full.
  */
-export type SearchPlan = 'matches-first' | 'walk';
+type SearchPlan = 'matches-first' | 'walk';
 
 function searchCondition(params: SqlParams, q: string, plan: SearchPlan): string {
   const fence = plan === 'matches-first' ? ' OFFSET 0' : '';
@@ -98,7 +98,7 @@ export async function searchPlan(database: Database, q: string): Promise<SearchP
 }
 
 /** A position in the log's order (newest activity first): the row's activity in microseconds since 1970 and its id. */
-export interface LogPosition {
+interface LogPosition {
   micros: string;
   id: number;
 }
