@@ -53,13 +53,14 @@ export async function listConversations(
   applicationId: number,
   query: TConversationQuery,
 ): Promise<TConversationPage> {
+  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const [timeZone, search] = await Promise.all([
     filterTimeZone(database, ownerId, query),
     hasWords(query.q) ? searchPlan(database, query.q) : undefined,
   ]);
   const params = new SqlParams();
   const where = [conversationWhere(params, applicationId, query, timeZone, search)];
-  if (query.cursor) where.push(afterPosition(params, decodeCursor(query.cursor)));
+  if (after) where.push(afterPosition(params, after));
   const limit = params.add(query.limit + 1);
   const { rows } = await database.query<ConversationRow>(
     `WITH page AS (
