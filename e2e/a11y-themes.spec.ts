@@ -170,6 +170,7 @@ async function makeContent(server: RunningServer, receiverUrl: string): Promise<
       base,
       `${base}/knowledge-base`,
       `${base}/attention`,
+      `${base}/conversations`,
       `${base}/api-keys-and-widget`,
       `${base}/messages/new_chat`,
       `${base}/messages/${rated.chatroom}`,

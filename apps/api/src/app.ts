@@ -18,6 +18,7 @@ import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
 import chatroomRoutes from './modules/chatrooms/routes.ts';
+import conversationRoutes from './modules/conversations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
 import integrationsPlugin from './modules/integrations/integrations-plugin.ts';
 import type { PollerSettings } from './modules/integrations/telegram-poller.ts';
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(chatroomRoutes);
   await app.register(attentionRoutes);
   await app.register(analyticsRoutes);
+  await app.register(conversationRoutes);
   await app.register(navigationRoutes);
   await app.register(answerPlugin, {
     runWorkers: opts.runWorkers,

@@ -23,6 +23,7 @@ export default [
     route('applications/:appId/knowledge-base', 'routes/knowledge-base.tsx'),
     route('applications/:appId/attention', 'routes/attention.tsx'),
     route('applications/:appId/analytics', 'routes/analytics.tsx'),
+    route('applications/:appId/conversations', 'routes/conversations.tsx'),
     route('applications/:appId/api-keys-and-widget', 'routes/api-keys-and-widget.tsx'),
     route('applications/:appId/messages/:chatroomId', 'routes/messages.tsx'),
   ]),

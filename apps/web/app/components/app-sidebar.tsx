@@ -14,6 +14,7 @@ import {
   LayoutGridIcon,
   LogOutIcon,
   MessageSquareIcon,
+  MessagesSquareIcon,
   PaletteIcon,
   PlugIcon,
   PlusIcon,
@@ -111,6 +112,10 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
                   <span className="sr-only"> {attentionCount === 1 ? 'item' : 'items'}</span>
                 </span>
               ) : null}
+            </NavLink>
+            <NavLink to={`${base}/conversations`} className={linkClass}>
+              <MessagesSquareIcon aria-hidden="true" />
+              Conversations
             </NavLink>
             <NavLink to={`${base}/analytics`} className={linkClass}>
               <ChartColumnIcon aria-hidden="true" />
