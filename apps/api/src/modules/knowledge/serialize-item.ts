@@ -30,6 +30,7 @@ export function serializeItem(row: KnowledgeItemRow): TKnowledgeItem {
     language: row.language,
     chunk_count: row.chunkCount,
     enabled: row.enabled,
+    read_with_ocr: row.readWithOcr,
     indexed_at: row.indexedAt ? new Date(row.indexedAt).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),

@@ -128,6 +128,7 @@ const itemFailedEvent = (applicationUuid: string) => ({
       language: null,
       chunk_count: 0,
       enabled: true,
+      read_with_ocr: false,
       indexed_at: null,
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docxBomb, pdfFlateBomb, pdfWithPages } from '../../testing/hostile-files.ts';
+import { makeScannedPdf, pngDeclaring } from '../../testing/make-scan.ts';
 import { ParseError } from './parse-error.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.ts';
 import { ParseWorkers } from './parse-workers.ts';
@@ -117,6 +118,23 @@ describe('parsing in a worker', () => {
     );
     const next = await pool.parse({ data: fixture('sample.txt'), filename: 'sample.txt' });
     expect(next.document.title).toBe('Tide table for Mousehole harbour');
+  });
+
+  it('gives a file read with OCR the OCR deadline, and refuses an image bomb in the worker', async () => {
+    const pool = workers({ timeoutMs: 1500 });
+    // A warm worker: what is timed is the parse, not starting the process.
+    await pool.parse({ data: fixture('sample.txt'), filename: 'sample.txt' });
+    const scan = await makeScannedPdf([['Low tide at Mousehole harbour is at four in the afternoon.']]);
+    const started = Date.now();
+    const read = await pool.parse({ data: scan, filename: 'tides.pdf' });
+    // Longer than a file may take, but within the OCR limit.
+    expect(Date.now() - started).toBeGreaterThan(1500);
+    expect(read.document.sections[0]).toMatchObject({
+      page: 1,
+      text: expect.stringMatching(/four in the afternoon/),
+    });
+    const bomb = await refusal(pool.parse({ data: pngDeclaring(50_000, 50_000), filename: 'photo.png' }));
+    expect(bomb.message).toMatch(/^This image is 50,000 × 50,000 pixels/);
   });
 
   it('stops a parse that needs more memory than allowed', async () => {
