@@ -306,7 +306,14 @@ async function ingestClaimed(
         title: source.userTitle,
       });
       const chunks = await prepareChunks(parsed.document, embedder);
-      prepared.push({ row, itemId: row.id, title: parsed.document.title, mimeType: parsed.mimeType, chunks });
+      prepared.push({
+        row,
+        itemId: row.id,
+        title: parsed.document.title,
+        mimeType: parsed.mimeType,
+        readWithOcr: parsed.document.readWithOcr ?? false,
+        chunks,
+      });
     } catch (error) {
       await fail(row, error);
     }
