@@ -19,6 +19,7 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
+import { ReadWithOcrBadge } from './read-with-ocr-badge';
 
 function describeSource(item: TKnowledgeItem): string | null {
   if (item.type === 'text') return item.size_bytes ? `Text · ${formatBytes(item.size_bytes)}` : 'Text';
@@ -57,6 +58,7 @@ export function KnowledgeItemRow({ item }: { item: TKnowledgeItem }) {
             {item.title}
           </span>
           <ItemStatusBadge item={item} />
+          {item.read_with_ocr ? <ReadWithOcrBadge /> : null}
         </div>
         {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
         {item.status === 'processing' || item.status === 'queued' ? (
