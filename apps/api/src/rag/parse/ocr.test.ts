@@ -64,6 +64,18 @@ describe('reading scans with OCR', () => {
     );
   });
 
+  it('refuses a scanned PDF holding an image that declares more pixels than allowed, before rendering it', async () => {
+    const scan = (await makeScannedPdf([FERRY], 50)).toString('latin1');
+    const bomb = Buffer.from(
+      scan.replace(/\/Width \d+ \/Height \d+/, '/Width 50000 /Height 50000'),
+      'latin1',
+    );
+    const error = await failure(parseDocument({ data: bomb, filename: 'scan.pdf' }));
+    expect(error.message).toBe(
+      'This PDF holds an image of 50,000 × 50,000 pixels; an image read with OCR may have at most 25 million pixels. Scale it down and upload it again.',
+    );
+  });
+
   it('refuses a corrupt image, an image too large, and an image named as something else', async () => {
     const png = await renderPage(FERRY, { dpi: 100 }).png();
     const cut = await failure(parseDocument({ data: png.subarray(0, 300), filename: 'photo.png' }));
@@ -76,9 +88,10 @@ describe('reading scans with OCR', () => {
     expect(large.message).toMatch(/^This image is \d+ KB; an image may be at most 1 KB\./);
     const named = await failure(parseDocument({ data: png, filename: 'notes.txt' }));
     expect(named.message).toBe('The file is named .txt but its content is an image.');
+    // A 1 × 1 GIF.
     const gif = await failure(
       parseDocument({
-        data: Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.alloc(64)]),
+        data: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
         filename: 'a.gif',
       }),
     );

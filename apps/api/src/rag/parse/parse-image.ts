@@ -35,12 +35,16 @@ export async function parseImage(data: Buffer, limits: OcrLimits): Promise<Parse
   }
 }
 
-/** Refuses an image (or a page to render) of more than `maxPixels`: decoded, each pixel takes 4 bytes. */
-export function checkPixels(width: number, height: number, maxPixels: number): void {
+/**
+ * Refuses an image of more than `maxPixels` (decoded, each pixel takes 4 bytes): an image file,
+ * or one held in a scanned PDF (`inPdf`).
+ */
+export function checkPixels(width: number, height: number, maxPixels: number, inPdf = false): void {
   if (width * height <= maxPixels) return;
+  const size = `${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels`;
   throw new ParseError(
     'too_large',
-    `This image is ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels; an image read with OCR may have at most ${(maxPixels / 1e6).toLocaleString('en')} million pixels. Scale it down and upload it again.`,
+    `${inPdf ? `This PDF holds an image of ${size}` : `This image is ${size}`}; an image read with OCR may have at most ${(maxPixels / 1e6).toLocaleString('en')} million pixels. Scale it down and upload it again.`,
   );
 }
 
