@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeScannedPdf, pngDeclaring, renderPage } from '../../testing/make-scan.ts';
+import { parseRefusal } from '../../testing/parse-refusal.ts';
 import { parseDocument } from './parse-document.ts';
-import { ParseError } from './parse-error.ts';
 import { DEFAULT_PARSE_LIMITS } from './parse-limits.ts';
 
 const LIGHTHOUSE = [
@@ -9,15 +9,6 @@ const LIGHTHOUSE = [
   'Visitors may climb its tower from May to October, every day but Tuesday.',
 ];
 const FERRY = ['The ferry to the island leaves the harbour at nine in the morning and returns at five.'];
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('reading scans with OCR', () => {
   it('reads a PDF of scanned pages page by page, and says so', async () => {
@@ -57,7 +48,7 @@ describe('reading scans with OCR', () => {
   it('refuses an image that declares more pixels than allowed, before decoding it', async () => {
     const bomb = pngDeclaring(50_000, 50_000);
     expect(bomb.length).toBeLessThan(200);
-    const error = await failure(parseDocument({ data: bomb, filename: 'photo.png' }));
+    const error = await parseRefusal(parseDocument({ data: bomb, filename: 'photo.png' }));
     expect(error.reason).toBe('too_large');
     expect(error.message).toBe(
       'This image is 50,000 × 50,000 pixels; an image read with OCR may have at most 25 million pixels. Scale it down and upload it again.',
@@ -70,7 +61,7 @@ describe('reading scans with OCR', () => {
       scan.replace(/\/Width \d+ \/Height \d+/, '/Width 50000 /Height 50000'),
       'latin1',
     );
-    const error = await failure(parseDocument({ data: bomb, filename: 'scan.pdf' }));
+    const error = await parseRefusal(parseDocument({ data: bomb, filename: 'scan.pdf' }));
     expect(error.message).toBe(
       'This PDF holds an image of 50,000 × 50,000 pixels; an image read with OCR may have at most 25 million pixels. Scale it down and upload it again.',
     );
@@ -78,18 +69,18 @@ describe('reading scans with OCR', () => {
 
   it('refuses a corrupt image, an image too large, and an image named as something else', async () => {
     const png = await renderPage(FERRY, { dpi: 100 }).png();
-    const cut = await failure(parseDocument({ data: png.subarray(0, 300), filename: 'photo.png' }));
+    const cut = await parseRefusal(parseDocument({ data: png.subarray(0, 300), filename: 'photo.png' }));
     expect(cut.reason).toBe('corrupt');
     expect(cut.message).toBe('This image is corrupt or incomplete and cannot be read.');
-    const large = await failure(
+    const large = await parseRefusal(
       parseDocument({ data: png, filename: 'photo.png' }, { ...DEFAULT_PARSE_LIMITS, maxImageBytes: 1000 }),
     );
     expect(large.reason).toBe('too_large');
     expect(large.message).toMatch(/^This image is \d+ KB; an image may be at most 1 KB\./);
-    const named = await failure(parseDocument({ data: png, filename: 'notes.txt' }));
+    const named = await parseRefusal(parseDocument({ data: png, filename: 'notes.txt' }));
     expect(named.message).toBe('The file is named .txt but its content is an image.');
     // A 1 × 1 GIF.
-    const gif = await failure(
+    const gif = await parseRefusal(
       parseDocument({
         data: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
         filename: 'a.gif',
@@ -103,7 +94,7 @@ describe('reading scans with OCR', () => {
   it('refuses a scanned PDF with more pages than OCR reads, before reading any', async () => {
     const pdf = await makeScannedPdf([FERRY, FERRY, FERRY], 50);
     let started = false;
-    const error = await failure(
+    const error = await parseRefusal(
       parseDocument({ data: pdf, filename: 'scan.pdf' }, { ...DEFAULT_PARSE_LIMITS, maxOcrPages: 2 }, () => {
         started = true;
       }),
@@ -117,7 +108,7 @@ describe('reading scans with OCR', () => {
 
   it('stops a page that takes longer than a page may', async () => {
     const pdf = await makeScannedPdf([LIGHTHOUSE]);
-    const error = await failure(
+    const error = await parseRefusal(
       parseDocument({ data: pdf, filename: 'scan.pdf' }, { ...DEFAULT_PARSE_LIMITS, ocrPageMs: 1 }),
     );
     expect(error.reason).toBe('too_slow');
