@@ -1,6 +1,6 @@
 import { createIsomorphicCanvasFactory, getDocumentProxy, renderPageAsImage } from 'unpdf';
 import { normalizeText } from './decode-text.ts';
-import { type OcrLimits, OcrReader } from './ocr.ts';
+import { type OcrLimits, OcrReader, ocrScale } from './ocr.ts';
 import { ParseError } from './parse-error.ts';
 import { checkPixels } from './parse-image.ts';
 
@@ -13,10 +13,10 @@ const canvasModule = () => import('@napi-rs/canvas');
 
 /**
  * Reads the given pages of a PDF (1-based; pages without a text layer) with OCR: each is rendered
- * with the PDF.js unpdf bundles onto an @napi-rs/canvas at OCR_DPI, scaled down when that would be
- * more than `maxImagePixels` (a page may declare any size), and read. More than `maxOcrPages`
- * pages, or an image of more than `maxImagePixels`, are refused before any page is read. `started` is called first (the worker's deadline grows to
- * the OCR one).
+ * with the PDF.js unpdf bundles onto an @napi-rs/canvas at OCR_DPI, smaller when that would be
+ * more than OCR_MAX_PIXELS (a page may declare any size), and read. More than `maxOcrPages`
+ * pages, or an image of more than `maxImagePixels`, are refused before any page is read.
+ * `started` is called first (the worker's deadline grows to the OCR one).
  */
 export async function ocrPdfPages(
   data: Buffer,
@@ -39,8 +39,8 @@ export async function ocrPdfPages(
     const sections: Array<{ text: string; page: number }> = [];
     for (const page of pages) {
       const { width, height } = (await pdf.getPage(page)).getViewport({ scale: 1 });
-      const dpiScale = OCR_DPI / POINTS_PER_INCH;
-      const scale = Math.min(dpiScale, Math.sqrt(limits.maxImagePixels / Math.max(1, width * height)));
+      const dpi = OCR_DPI / POINTS_PER_INCH;
+      const scale = dpi * ocrScale(width * dpi, height * dpi);
       const png = await renderPageAsImage(pdf, page, { canvasImport: canvasModule, scale });
       const text = normalizeText(await reader.read(Buffer.from(png), `page ${page}`));
       if (text) sections.push({ text, page });

@@ -19,6 +19,19 @@ export interface OcrLimits {
 }
 
 /**
+ * The most pixels the engine is given: a letter or A4 page at 250 dpi (at 200 dpi, 3.7 million).
+ * Larger images are scaled down first: the engine reads 12 pt text at 150 dpi without a mistake
+ * (bench/ocr), while a 25-million-pixel image given whole took more than the worker's 512 MB, and
+ * at 10 million more than 30 s on the loaded development machine.
+ */
+export const OCR_MAX_PIXELS = 6_000_000;
+
+/** The scale that brings `width` × `height` to at most OCR_MAX_PIXELS (1 when it is already). */
+export function ocrScale(width: number, height: number): number {
+  return Math.min(1, Math.sqrt(OCR_MAX_PIXELS / Math.max(1, width * height)));
+}
+
+/**
  * The English model that @tesseract.js-data/eng installs (LSTM, "best_int": the engine's default
  * mode, and a quarter of the size of the legacy data). Read from disk: nothing is downloaded.
  */

@@ -1,15 +1,15 @@
 import type { ParsedDocument } from '../types.ts';
 import { normalizeText } from './decode-text.ts';
 import { reachesItsEnd, readImageHeader } from './image-header.ts';
-import { type OcrLimits, OcrReader } from './ocr.ts';
+import { type OcrLimits, OcrReader, ocrScale } from './ocr.ts';
 import { ParseError } from './parse-error.ts';
 import { megabytes } from './parse-limits.ts';
 
 /**
  * A PNG, JPEG or WebP image → its text, read with OCR (one section, no page). The file size and
  * the pixel count its header declares are checked before a pixel is decoded; the image is then
- * decoded with @napi-rs/canvas onto white (a transparent background would read as black) and
- * handed to the OCR engine as a PNG.
+ * decoded with @napi-rs/canvas onto white (a transparent background would read as black), scaled
+ * down to OCR_MAX_PIXELS, and handed to the OCR engine as a PNG.
  */
 export async function parseImage(data: Buffer, limits: OcrLimits): Promise<ParsedDocument> {
   if (data.length > limits.maxImageBytes) {
@@ -54,11 +54,14 @@ async function flatten(data: Buffer): Promise<Buffer> {
     throw corruptImage();
   });
   if (!image.width || !image.height) throw corruptImage();
-  const canvas = createCanvas(image.width, image.height);
+  const scale = ocrScale(image.width, image.height);
+  const width = Math.max(1, Math.round(image.width * scale));
+  const height = Math.max(1, Math.round(image.height * scale));
+  const canvas = createCanvas(width, height);
   const context = canvas.getContext('2d');
   context.fillStyle = 'white';
-  context.fillRect(0, 0, image.width, image.height);
-  context.drawImage(image, 0, 0);
+  context.fillRect(0, 0, width, height);
+  context.drawImage(image, 0, 0, width, height);
   return canvas.encode('png');
 }
 
