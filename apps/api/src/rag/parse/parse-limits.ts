@@ -25,7 +25,8 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxExpandedBytes: 200 * 1024 * 1024,
   maxTextBytes: 20 * 1024 * 1024,
   maxPdfPages: 2_000,
-  // A scanned page takes 1–3 s to read on one core (bench/ocr): 50 pages fit in 5 minutes.
+  // A scanned page takes about 2.5 s of CPU to read (bench/ocr): 50 pages fit in 5 minutes on a
+  // core of their own.
   maxOcrPages: 50,
   ocrPageMs: 30_000,
   ocrDocumentMs: 300_000,
