@@ -170,7 +170,9 @@ describe('creating an application with knowledge', () => {
       'items[2].value': ['Required'],
       'items[3].type': ['Must be file, text or url'],
       'items[4].file': ['Required'],
-      'items[5].file': ['Unsupported file type: use .pdf, .doc, .docx, .txt, .md, .html, .png, .jpg or .webp'],
+      'items[5].file': [
+        'Unsupported file type: use .pdf, .doc, .docx, .txt, .md, .html, .png, .jpg or .webp',
+      ],
     });
     expect(res.body.detail).toBe('name: Required');
     expect((await t.call('GET', '/api/applications/', { token: alice.token })).body.length).toBe(before);
