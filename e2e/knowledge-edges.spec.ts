@@ -34,9 +34,13 @@ test.describe('knowledge rough edges', () => {
         mimeType: 'text/markdown',
         buffer: fs.readFileSync(path.join(FIXTURES, 'sample.md')),
       },
-      { name: 'photo.png', mimeType: 'image/png', buffer: fs.readFileSync(path.join(FIXTURES, 'image.png')) },
+      {
+        name: 'animation.gif',
+        mimeType: 'image/gif',
+        buffer: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+      },
     ]);
-    await expect(dialog.getByText('Not a supported file: photo.png.')).toBeVisible();
+    await expect(dialog.getByText('Not a supported file: animation.gif.')).toBeVisible();
     const chosen = dialog.getByRole('list', { name: 'Chosen files' });
     await expect(chosen.getByRole('listitem')).toHaveCount(2);
     await dialog.getByRole('button', { name: 'Add text' }).click();

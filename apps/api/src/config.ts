@@ -80,6 +80,7 @@ export const ZEnv = z.object({
     .max(1024)
     .default(PARSE.maxTextBytes / MB),
   PARSE_MAX_PDF_PAGES: z.coerce.number().int().positive().max(1_000_000).default(PARSE.maxPdfPages),
+  PARSE_MAX_OCR_PAGES: z.coerce.number().int().min(0).max(10_000).default(PARSE.maxOcrPages),
   API_URL: z.url().optional(),
   WEB_BUILD_DIR: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
@@ -167,6 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowed: parsePrivateHosts(e.PROVIDER_PRIVATE_HOSTS),
     },
     parseLimits: {
+      // The other OCR limits (time per page and document, pixels, image bytes) are parse-limits.ts's.
+      ...PARSE,
+      maxOcrPages: e.PARSE_MAX_OCR_PAGES,
       timeoutMs: Math.round(e.PARSE_TIMEOUT_SECONDS * 1000),
       memoryMb: e.PARSE_MEMORY_MB,
       maxExpandedBytes: Math.round(e.PARSE_MAX_EXPANDED_MB * MB),

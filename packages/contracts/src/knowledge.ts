@@ -5,7 +5,20 @@ export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url', 'qa'] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 
 /** File extensions a `file` item may have; the content is checked too (sniffed, not trusted). */
-export const KNOWLEDGE_FILE_EXTENSIONS = ['.pdf', '.doc', '.docx', '.txt', '.md', '.html', '.htm'] as const;
+export const KNOWLEDGE_FILE_EXTENSIONS = [
+  '.pdf',
+  '.doc',
+  '.docx',
+  '.txt',
+  '.md',
+  '.html',
+  '.htm',
+  // Read with OCR (decision 072).
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.webp',
+] as const;
 /** What the upload control offers: every extension the API takes (spec §2 plus .docx and web pages). */
 export const KNOWLEDGE_FILE_ACCEPT = KNOWLEDGE_FILE_EXTENSIONS.join(',');
 
@@ -91,6 +104,8 @@ export const ZKnowledgeItem = z.object({
   enabled: z.boolean(),
   /** A `qa` item's pair (answered word for word when a question matches it); null for other types. */
   qa: ZQaPair.nullable(),
+  /** Its text was read from images with OCR (a scanned PDF, a photo): it may hold misread words. */
+  read_with_ocr: z.boolean(),
   indexed_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -178,6 +178,7 @@ describe('indexReadyItems', () => {
         itemId,
         title: `Title ${i}`,
         mimeType: 'text/markdown',
+        readWithOcr: false,
         chunks: await prepareChunks(textDocument(`Title ${i}`, ENGLISH), null),
       })),
     );

@@ -147,6 +147,8 @@ export interface ReadyItemInput {
   /** The document's title (indexed with every chunk, and written to the item). */
   title: string;
   mimeType: string | null;
+  /** Its text was read with OCR (written to the item). */
+  readWithOcr: boolean;
   chunks: PreparedChunks;
 }
 
@@ -165,6 +167,7 @@ export async function indexReadyItems(
     item_id: item.itemId,
     title: item.title,
     mime_type: item.mimeType,
+    read_with_ocr: item.readWithOcr,
     language: item.chunks.language ?? null,
     ts_config: item.chunks.tsConfig,
     regconfig: TEXT_SEARCH_CONFIGS[item.chunks.tsConfig],
@@ -176,11 +179,11 @@ export async function indexReadyItems(
   const { rows } = await database.query<{ id: number }>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
-         item_id int, title text, mime_type text, language text, ts_config smallint, regconfig text,
-         chunk_count int)
+         item_id int, title text, mime_type text, read_with_ocr boolean, language text,
+         ts_config smallint, regconfig text, chunk_count int)
      ),
      item AS (
-       SELECT k.id, k.application_id, i.title, i.mime_type, i.language, i.ts_config,
+       SELECT k.id, k.application_id, i.title, i.mime_type, i.read_with_ocr, i.language, i.ts_config,
               i.regconfig::regconfig AS regconfig, i.chunk_count
        FROM knowledge_items k JOIN input i ON i.item_id = k.id
        WHERE k.application_id = $2 AND k.lease = $3
@@ -213,7 +216,8 @@ export async function indexReadyItems(
      ready AS (
        UPDATE knowledge_items k
        SET status = 'ready', progress = 100, error = NULL, lease = NULL, title = item.title,
-           mime_type = coalesce(item.mime_type, k.mime_type), chunk_count = item.chunk_count,
+           mime_type = coalesce(item.mime_type, k.mime_type), read_with_ocr = item.read_with_ocr,
+           chunk_count = item.chunk_count,
            language = item.language, indexed_at = now(), heartbeat_at = now(), updated_at = now()
        FROM item WHERE k.id = item.id
        RETURNING k.id

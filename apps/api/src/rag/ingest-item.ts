@@ -167,7 +167,15 @@ async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: stri
     // indexItem indexes the title with every chunk: a new title must be in the row first.
     const retitled = parsed.document.title !== claimed.title;
     if (
-      !(await progress({ progress: 30, title: parsed.document.title, mimeType: parsed.mimeType }, retitled))
+      !(await progress(
+        {
+          progress: 30,
+          title: parsed.document.title,
+          mimeType: parsed.mimeType,
+          readWithOcr: parsed.document.readWithOcr ?? false,
+        },
+        retitled,
+      ))
     )
       return;
 
@@ -319,7 +327,14 @@ async function ingestClaimed(
         title: source.userTitle,
       });
       const chunks = await prepareChunks(parsed.document, embedder);
-      prepared.push({ row, itemId: row.id, title: parsed.document.title, mimeType: parsed.mimeType, chunks });
+      prepared.push({
+        row,
+        itemId: row.id,
+        title: parsed.document.title,
+        mimeType: parsed.mimeType,
+        readWithOcr: parsed.document.readWithOcr ?? false,
+        chunks,
+      });
     } catch (error) {
       await fail(row, error);
     }

@@ -9,6 +9,8 @@ export interface ParsedDocument {
   /** ISO 639-1 code when detected, e.g. `en`; undefined when unknown. */
   language?: string | undefined;
   sections: Array<{ text: string; page?: number | undefined }>;
+  /** Some or all of the text was read from images with OCR (a scan, a photo). */
+  readWithOcr?: boolean | undefined;
 }
 
 /** Turns texts into vectors of a fixed dimension. */

@@ -8,7 +8,7 @@ import type { TProviderKind } from '@cairn/contracts/model-providers';
 export const ASSISTANT_SENDER = 'assistant';
 export const MESSAGE_MAX = 8000;
 export const VISITOR_SENDER_PREFIX = 'visitor';
-export const KNOWLEDGE_FILE_ACCEPT = '.pdf,.doc,.docx,.txt,.md,.html,.htm';
+export const KNOWLEDGE_FILE_ACCEPT = '.pdf,.doc,.docx,.txt,.md,.html,.htm,.png,.jpg,.jpeg,.webp';
 export const KNOWLEDGE_LIMITS = {
   itemsPerRequest: 100,
   textChars: 200_000,

@@ -170,7 +170,9 @@ describe('creating an application with knowledge', () => {
       'items[2].value': ['Required'],
       'items[3].type': ['Must be file, text, url or qa'],
       'items[4].file': ['Required'],
-      'items[5].file': ['Unsupported file type: use .pdf, .doc, .docx, .txt, .md or .html'],
+      'items[5].file': [
+        'Unsupported file type: use .pdf, .doc, .docx, .txt, .md, .html, .png, .jpg or .webp',
+      ],
     });
     expect(res.body.detail).toBe('name: Required');
     expect((await t.call('GET', '/api/applications/', { token: alice.token })).body.length).toBe(before);
@@ -322,9 +324,9 @@ describe('knowledge endpoints', () => {
     expect(items.every((i) => i.status === 'failed' && i.chunk_count === 0)).toBe(true);
     const errors = items.map((i) => i.error);
     expect(errors[0]).toMatch(/encrypted \(password-protected\)/);
-    expect(errors[1]).toMatch(/no text layer: it looks like a scanned document/);
+    expect(errors[1]).toMatch(/no text layer, and reading its pages with OCR .* found no text either/);
     expect(errors[2]).toMatch(/corrupt or incomplete/);
-    expect(errors[3]).toMatch(/Unsupported file type: the content is a PNG image/);
+    expect(errors[3]).toBe('The file is named .pdf but its content is an image.');
     expect(errors[4]).toBe('Unreachable: the server answered HTTP 404 (Not Found).');
     expect(errors[5]).toBe('Not a web page: the address returned image/png.');
     expect(errors[6]).toMatch(/^Blocked address: 169\.254\.169\.254 is a link-local address/);

@@ -124,7 +124,11 @@ export function readItems(form: FormBody): KnowledgeItemInput[] {
           path.extname(s.file.filename).toLowerCase(),
         )
       ) {
-        at(index, 'file', 'Unsupported file type: use .pdf, .doc, .docx, .txt, .md or .html');
+        at(
+          index,
+          'file',
+          'Unsupported file type: use .pdf, .doc, .docx, .txt, .md, .html, .png, .jpg or .webp',
+        );
       } else {
         // The name comes from the sender's file system and cannot be fixed in a form: control
         // characters (NUL cannot be stored) are dropped rather than refused.

@@ -39,6 +39,7 @@ export function serializeItem(row: KnowledgeItemRow, site: SiteView = NO_SITE): 
             answer: row.qaAnswer ?? '',
           }
         : null,
+    read_with_ocr: row.readWithOcr,
     indexed_at: row.indexedAt ? new Date(row.indexedAt).toISOString() : null,
     created_at: new Date(row.createdAt).toISOString(),
     updated_at: new Date(row.updatedAt).toISOString(),

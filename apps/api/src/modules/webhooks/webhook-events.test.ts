@@ -315,7 +315,7 @@ describe('webhook events where things happen', () => {
     const byUuid = new Map(failed.map((d) => [d.item.uuid, d.item]));
     expect(byUuid.get(photo!.uuid)).toMatchObject({
       status: 'failed',
-      error: expect.stringMatching(/PNG image/),
+      error: 'The file is named .txt but its content is an image.',
     });
     expect(byUuid.get(page!.uuid)).toMatchObject({
       status: 'failed',

@@ -129,6 +129,7 @@ const itemFailedEvent = (applicationUuid: string) => ({
       chunk_count: 0,
       enabled: true,
       qa: null,
+      read_with_ocr: false,
       indexed_at: null,
       created_at: new Date().toISOString(),
       updated_at: new Date().toISOString(),

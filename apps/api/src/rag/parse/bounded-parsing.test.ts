@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { docxBomb, pdfFlateBomb, pdfWithPages } from '../../testing/hostile-files.ts';
-import { ParseError } from './parse-error.ts';
+import { makeScannedPdf, pngDeclaring } from '../../testing/make-scan.ts';
+import { parseRefusal } from '../../testing/parse-refusal.ts';
 import { DEFAULT_PARSE_LIMITS, type ParseLimits } from './parse-limits.ts';
 import { ParseWorkers } from './parse-workers.ts';
 
@@ -17,15 +18,6 @@ function workers(limits: Partial<ParseLimits> = {}) {
   return pool;
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ParseError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
-
 describe('parsing in a worker', () => {
   it('parses what it parsed before, in a worker that is reused', async () => {
     const pool = workers();
@@ -33,7 +25,7 @@ describe('parsing in a worker', () => {
     expect(docx.document.title).toBe('Granite Lantern Handbook');
     const pdf = await pool.parse({ data: fixture('sample.pdf'), filename: 'sample.pdf' });
     expect(pdf.document.sections.map((s) => s.page)).toEqual([1, 2]);
-    const encrypted = await refusal(
+    const encrypted = await parseRefusal(
       pool.parse({ data: fixture('encrypted.pdf'), filename: 'encrypted.pdf' }),
     );
     expect(encrypted.reason).toBe('encrypted');
@@ -42,7 +34,7 @@ describe('parsing in a worker', () => {
   it('refuses a .docx that expands beyond the limit, before opening it', async () => {
     const bomb = await docxBomb(48 * MB);
     expect(bomb.length).toBeLessThan(MB);
-    const error = await refusal(
+    const error = await parseRefusal(
       workers({ maxExpandedBytes: 20 * MB }).parse({ data: bomb, filename: 'report.docx' }),
     );
     expect(error.reason).toBe('too_large');
@@ -53,7 +45,7 @@ describe('parsing in a worker', () => {
 
   it('refuses a .docx whose headers understate what it expands to', async () => {
     const liar = await docxBomb(48 * MB, { declaredBytes: 1000 });
-    const error = await refusal(
+    const error = await parseRefusal(
       workers({ maxExpandedBytes: 20 * MB }).parse({ data: liar, filename: 'report.docx' }),
     );
     expect(error.reason).toBe('too_large');
@@ -62,7 +54,7 @@ describe('parsing in a worker', () => {
 
   it('refuses a .docx compressed more than a document can be, whatever its size', async () => {
     const bomb = await docxBomb(16 * MB);
-    const error = await refusal(workers().parse({ data: bomb, filename: 'report.docx' }));
+    const error = await parseRefusal(workers().parse({ data: bomb, filename: 'report.docx' }));
     expect(error.message).toMatch(
       /^This file expands to more than 100 times its size \([\d.]+ KB to over 16 MB\): it looks like a decompression bomb/,
     );
@@ -70,7 +62,7 @@ describe('parsing in a worker', () => {
 
   it('refuses a PDF whose compressed streams expand beyond the limit', async () => {
     const bomb = await pdfFlateBomb(48 * MB);
-    const error = await refusal(
+    const error = await parseRefusal(
       workers({ maxExpandedBytes: 20 * MB }).parse({ data: bomb, filename: 'scan.pdf' }),
     );
     expect(error.reason).toBe('too_large');
@@ -87,7 +79,7 @@ describe('parsing in a worker', () => {
 
   it('refuses a PDF with more pages than allowed, and reads one with as many', async () => {
     const pool = workers({ maxPdfPages: 50 });
-    const error = await refusal(pool.parse({ data: pdfWithPages(51), filename: 'almanac.pdf' }));
+    const error = await parseRefusal(pool.parse({ data: pdfWithPages(51), filename: 'almanac.pdf' }));
     expect(error.message).toBe(
       'This PDF has 51 pages; one file may have at most 50. Split it into smaller documents.',
     );
@@ -96,7 +88,7 @@ describe('parsing in a worker', () => {
   });
 
   it('refuses a file with more text than an item may hold', async () => {
-    const error = await refusal(
+    const error = await parseRefusal(
       workers({ maxTextBytes: 1000 }).parse({
         data: Buffer.from('word '.repeat(300)),
         filename: 'notes.txt',
@@ -110,7 +102,7 @@ describe('parsing in a worker', () => {
   it('stops a parse that takes too long, and the next file gets a new worker', async () => {
     const pool = workers({ timeoutMs: 3000, maxPdfPages: 1_000_000 });
     // Tens of seconds of pdf.js work, whatever the machine.
-    const error = await refusal(pool.parse({ data: pdfWithPages(50_000), filename: 'almanac.pdf' }));
+    const error = await parseRefusal(pool.parse({ data: pdfWithPages(50_000), filename: 'almanac.pdf' }));
     expect(error.reason).toBe('too_slow');
     expect(error.message).toBe(
       'Reading this file took longer than 3 seconds, the limit for one file, and was stopped. Split it into smaller documents.',
@@ -119,9 +111,28 @@ describe('parsing in a worker', () => {
     expect(next.document.title).toBe('Tide table for Mousehole harbour');
   });
 
+  it('gives a file read with OCR the OCR deadline, and refuses an image bomb in the worker', async () => {
+    const pool = workers({ timeoutMs: 1500 });
+    // A warm worker: what is timed is the parse, not starting the process.
+    await pool.parse({ data: fixture('sample.txt'), filename: 'sample.txt' });
+    const scan = await makeScannedPdf([['Low tide at Mousehole harbour is at four in the afternoon.']]);
+    const started = Date.now();
+    const read = await pool.parse({ data: scan, filename: 'tides.pdf' });
+    // Longer than a file may take, but within the OCR limit.
+    expect(Date.now() - started).toBeGreaterThan(1500);
+    expect(read.document.sections[0]).toMatchObject({
+      page: 1,
+      text: expect.stringMatching(/four in the afternoon/),
+    });
+    const bomb = await parseRefusal(
+      pool.parse({ data: pngDeclaring(50_000, 50_000), filename: 'photo.png' }),
+    );
+    expect(bomb.message).toMatch(/^This image is 50,000 × 50,000 pixels/);
+  });
+
   it('stops a parse that needs more memory than allowed', async () => {
     const pool = workers({ memoryMb: 64, maxTextBytes: 1024 * MB, timeoutMs: 30_000 });
-    const error = await refusal(
+    const error = await parseRefusal(
       pool.parse({
         data: Buffer.from('many words in a row\n'.repeat(4 * 1024 * 1024)),
         filename: 'huge.txt',

@@ -52,3 +52,10 @@ export function firstLineTitle(text: string, max = 80): string | undefined {
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
+
+/** The next line of a paragraph: a word broken at a hyphen is mended, other lines meet at a space. */
+export function joinLines(paragraph: string, next: string): string {
+  if (paragraph.endsWith('\u00ad')) return paragraph.slice(0, -1) + next;
+  if (/\p{L}-$/u.test(paragraph) && /^\p{Ll}/u.test(next)) return paragraph + next;
+  return `${paragraph} ${next}`;
+}

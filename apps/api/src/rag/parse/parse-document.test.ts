@@ -5,22 +5,13 @@ import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../testing/make-pdf.ts';
+import { parseRefusal } from '../../testing/parse-refusal.ts';
 import { chunkDocument } from '../chunk.ts';
 import { parseDocument } from './parse-document.ts';
-import { ParseError } from './parse-error.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => fs.readFileSync(path.join(here, 'fixtures', name));
 const parse = (name: string, filename = name) => parseDocument({ data: fixture(name), filename });
-
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ParseError);
-  return error as ParseError;
-}
 
 describe('parsers on real files', () => {
   it('reads a PDF page by page, keeping page numbers', async () => {
@@ -215,33 +206,35 @@ describe('labels that are true', () => {
 
 describe('failure reasons', () => {
   it('an encrypted PDF', async () => {
-    const error = await failure(parse('encrypted.pdf'));
+    const error = await parseRefusal(parse('encrypted.pdf'));
     expect(error.reason).toBe('encrypted');
     expect(error.message).toMatch(/encrypted \(password-protected\)/);
   });
 
-  it('a scanned PDF with no text layer is reported, not indexed as empty', async () => {
-    const error = await failure(parse('scanned.pdf'));
+  it('a scanned PDF in which OCR finds no text either is reported, not indexed as empty', async () => {
+    const error = await parseRefusal(parse('scanned.pdf'));
     expect(error.reason).toBe('no_text_layer');
-    expect(error.message).toMatch(/no text layer.*scanned.*OCR/);
+    expect(error.message).toBe(
+      'This PDF has no text layer, and reading its pages with OCR (text recognition) found no text either.',
+    );
   });
 
   it('a corrupt PDF and a corrupt .docx', async () => {
-    expect((await failure(parse('corrupt.pdf'))).reason).toBe('corrupt');
-    const docx = await failure(parse('corrupt.docx'));
+    expect((await parseRefusal(parse('corrupt.pdf'))).reason).toBe('corrupt');
+    const docx = await parseRefusal(parse('corrupt.docx'));
     expect(docx.reason).toBe('corrupt');
     expect(docx.message).toMatch(/corrupt/);
   });
 
   it('checks the type by content: an image named .pdf, an image named .txt, a PDF named .docx', async () => {
-    const png = await failure(parse('image.png', 'report.pdf'));
-    expect(png.reason).toBe('unsupported_type');
-    expect(png.message).toMatch(/PNG image/);
-    expect((await failure(parse('image.png', 'notes.txt'))).reason).toBe('unsupported_type');
-    const mismatch = await failure(parse('sample.pdf', 'letter.docx'));
+    const png = await parseRefusal(parse('image.png', 'report.pdf'));
+    expect(png.reason).toBe('type_mismatch');
+    expect(png.message).toBe('The file is named .pdf but its content is an image.');
+    expect((await parseRefusal(parse('image.png', 'notes.txt'))).reason).toBe('type_mismatch');
+    const mismatch = await parseRefusal(parse('sample.pdf', 'letter.docx'));
     expect(mismatch.reason).toBe('type_mismatch');
     expect(mismatch.message).toBe('The file is named .docx but its content is a PDF.');
-    const textAsPdf = await failure(parse('sample.txt', 'paper.pdf'));
+    const textAsPdf = await parseRefusal(parse('sample.txt', 'paper.pdf'));
     expect(textAsPdf.message).toMatch(/named \.pdf but its content is plain text/);
   });
 
@@ -289,7 +282,7 @@ describe('failure reasons', () => {
   });
 
   it('binary data and empty files', async () => {
-    const binary = await failure(
+    const binary = await parseRefusal(
       parseDocument({ data: Buffer.from([1, 0, 2, 0, 3, 0, 4]), filename: 'x.txt' }),
     );
     expect(binary.reason).toBe('unsupported_type');
@@ -297,12 +290,12 @@ describe('failure reasons', () => {
     const noise = Buffer.concat(
       Array.from({ length: 64 }, (_, i) => createHash('sha512').update(String(i)).digest()),
     );
-    expect((await failure(parseDocument({ data: noise, filename: 'noise.txt' }))).reason).toBe(
+    expect((await parseRefusal(parseDocument({ data: noise, filename: 'noise.txt' }))).reason).toBe(
       'unsupported_type',
     );
-    const zeros = await failure(parseDocument({ data: Buffer.alloc(100), filename: 'zeros.txt' }));
+    const zeros = await parseRefusal(parseDocument({ data: Buffer.alloc(100), filename: 'zeros.txt' }));
     expect(zeros.reason).toBe('unsupported_type');
-    const empty = await failure(parseDocument({ data: Buffer.from('  \n\n '), filename: 'x.md' }));
+    const empty = await parseRefusal(parseDocument({ data: Buffer.from('  \n\n '), filename: 'x.md' }));
     expect(empty.reason).toBe('empty');
   });
 });

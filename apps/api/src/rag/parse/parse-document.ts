@@ -2,7 +2,10 @@ import path from 'node:path';
 import { stripControlCharacters } from '@cairn/contracts/text';
 import type { ParsedDocument } from '../types.ts';
 import { decodeText, firstLineTitle, normalizeText } from './decode-text.ts';
+import { IMAGE_MIME_TYPES, readImageHeader } from './image-header.ts';
+import type { OcrLimits } from './ocr.ts';
 import { ParseError } from './parse-error.ts';
+import { DEFAULT_PARSE_LIMITS } from './parse-limits.ts';
 import { type DocumentKind, sniffKind } from './sniff.ts';
 
 export interface ParseInput {
@@ -25,7 +28,7 @@ export interface ParseResult {
   links: string[];
 }
 
-const MIME_TYPES: Record<DocumentKind, string> = {
+const MIME_TYPES: Record<Exclude<DocumentKind, 'image'>, string> = {
   pdf: 'application/pdf',
   doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -36,10 +39,15 @@ const MIME_TYPES: Record<DocumentKind, string> = {
 
 /**
  * Any supported document → markdown sections. The kind is decided by the content (sniffed), the
- * title by the user, then the document, then its first line or file name. Fails with a
+ * title by the user, then the document, then its first line or file name. Images and PDF pages
+ * without a text layer are read with OCR within `ocr`; `ocrStarted` is called before. Fails with a
  * ParseError whose message tells the person what is wrong with the file.
  */
-export async function parseDocument(input: ParseInput): Promise<ParseResult> {
+export async function parseDocument(
+  input: ParseInput,
+  ocr: OcrLimits = DEFAULT_PARSE_LIMITS,
+  ocrStarted: () => void = () => {},
+): Promise<ParseResult> {
   const kind = await sniffKind(input.data, { filename: input.filename, mimeType: input.mimeType });
   let document: ParsedDocument;
   let links: string[] = [];
@@ -48,7 +56,14 @@ export async function parseDocument(input: ParseInput): Promise<ParseResult> {
   // that only ever indexes text pays for none of them.
   switch (kind) {
     case 'pdf':
-      document = await (await import('./parse-pdf.ts')).parsePdf(input.data);
+      document = await (await import('./parse-pdf.ts')).parsePdf(input.data, {
+        limits: ocr,
+        started: ocrStarted,
+      });
+      break;
+    case 'image':
+      ocrStarted();
+      document = await (await import('./parse-image.ts')).parseImage(input.data, ocr);
       break;
     case 'docx':
       document = await (await import('./parse-word.ts')).parseDocx(input.data);
@@ -81,5 +96,7 @@ export async function parseDocument(input: ParseInput): Promise<ParseResult> {
     'Untitled';
   // A title is one line: a <title> or file name may hold line breaks or NULs, which go.
   const oneLineTitle = stripControlCharacters(title).replace(/\s+/g, ' ').trim().slice(0, 255) || 'Untitled';
-  return { document: { ...document, title: oneLineTitle }, kind, mimeType: MIME_TYPES[kind], links };
+  const mimeType =
+    kind === 'image' ? IMAGE_MIME_TYPES[readImageHeader(input.data)!.format] : MIME_TYPES[kind];
+  return { document: { ...document, title: oneLineTitle }, kind, mimeType, links };
 }

@@ -1,9 +1,12 @@
+import type { OcrLimits } from './ocr.ts';
+
 /**
  * What parsing one file may cost (docs/decisions/055-bounded-parsing.md). Every file is parsed in a
  * worker thread that is stopped when it takes longer than `timeoutMs` or needs more heap than
- * `memoryMb`; archives and PDFs are measured before they are opened.
+ * `memoryMb`; archives and PDFs are measured before they are opened. Reading scans with OCR has
+ * limits of its own (OcrLimits, docs/decisions/072-ocr.md).
  */
-export interface ParseLimits {
+export interface ParseLimits extends OcrLimits {
   /** Wall-clock time for one file, from the worker's start to its answer. */
   timeoutMs: number;
   /** The worker's V8 heap (old generation), in MB. */
@@ -22,6 +25,14 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxExpandedBytes: 200 * 1024 * 1024,
   maxTextBytes: 20 * 1024 * 1024,
   maxPdfPages: 2_000,
+  // A scanned page takes about 2.5 s of CPU to read (bench/ocr): 50 pages fit in 5 minutes on a
+  // core of their own.
+  maxOcrPages: 50,
+  ocrPageMs: 30_000,
+  ocrDocumentMs: 300_000,
+  // A letter or A4 page at 300 dpi is 8.4–8.7 million pixels, A3 17.4; decoded, 4 bytes each.
+  maxImagePixels: 25_000_000,
+  maxImageBytes: 20 * 1024 * 1024,
 };
 
 /**

@@ -1,9 +1,17 @@
 import { getDocumentProxy, getMeta } from 'unpdf';
 import type { ParsedDocument } from '../types.ts';
-import { normalizeText } from './decode-text.ts';
+import { joinLines, normalizeText } from './decode-text.ts';
+import type { OcrLimits } from './ocr.ts';
 import { ParseError } from './parse-error.ts';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** How pages without a text layer are read with OCR. */
+export interface PdfOcr {
+  limits: OcrLimits;
+  /** Called before the first page is read (the worker's deadline grows to the OCR one). */
+  started: () => void;
+}
 
 /** One line of a page's text layer, top to bottom. */
 interface PdfTextLine {
@@ -25,9 +33,10 @@ interface PdfOutlineEntry {
  * real headings only: lines set larger than the body text, and lines that are entries of the
  * PDF's outline on their page; everything else is body text, so a passage never takes a body line
  * as its section. The lines of a paragraph are joined (a PDF breaks lines where the page ran
- * out of width, not where the author did).
+ * out of width, not where the author did). Pages without a text layer are read with OCR
+ * (docs/decisions/072-ocr.md).
  */
-export async function parsePdf(data: Buffer): Promise<ParsedDocument> {
+export async function parsePdf(data: Buffer, ocr: PdfOcr): Promise<ParsedDocument> {
   let pdf: PdfDocument;
   try {
     // pdf.js takes ownership of the array it is given: pass a copy, never the caller's buffer.
@@ -40,21 +49,32 @@ export async function parsePdf(data: Buffer): Promise<ParsedDocument> {
       throw pdfError(error);
     });
     const outline = await outlineByPage(pdf).catch(() => new Map<number, PdfOutlineEntry[]>());
-    const sections = pdfMarkdown(pages, outline)
-      .map((pageText, index) => ({ text: normalizeText(pageText), page: index + 1 }))
-      .filter((section) => section.text.length > 0);
+    const texts = pdfMarkdown(pages, outline).map((pageText, index) => ({
+      text: normalizeText(pageText),
+      page: index + 1,
+    }));
+    let sections = texts.filter((section) => section.text.length > 0);
+    // Pages without a text layer are scans (or blank): they are read with OCR.
+    const scanned = texts.filter((section) => section.text.length === 0).map((section) => section.page);
+    let readWithOcr = false;
+    if (scanned.length > 0) {
+      const { ocrPdfPages } = await import('./ocr-pdf.ts');
+      const read = await ocrPdfPages(data, scanned, ocr.limits, ocr.started);
+      readWithOcr = read.length > 0;
+      sections = [...sections, ...read].sort((a, b) => a.page - b.page);
+    }
     if (sections.length === 0) {
       throw new ParseError(
         'no_text_layer',
-        pdf.numPages > 0
-          ? 'This PDF has no text layer: it looks like a scanned document. Run it through OCR (text recognition) and upload the result.'
-          : 'This PDF has no pages.',
+        pdf.numPages === 0
+          ? 'This PDF has no pages.'
+          : 'This PDF has no text layer, and reading its pages with OCR (text recognition) found no text either.',
       );
     }
     const meta = await getMeta(pdf).catch(() => undefined);
     const info = meta?.info as { Title?: unknown } | undefined;
     const title = typeof info?.Title === 'string' ? info.Title.trim() : '';
-    return { title, sections };
+    return { title, sections, readWithOcr };
   } finally {
     await pdf.loadingTask.destroy().catch(() => {});
   }
@@ -255,13 +275,6 @@ function newParagraph(previous: PdfTextLine, line: PdfTextLine): boolean {
   const gap = previous.y - line.y;
   const size = Math.max(previous.size, line.size);
   return gap < 0 || gap > size * PARAGRAPH_GAP || Math.abs(previous.size - line.size) > 0.1 * size;
-}
-
-/** The next line of a paragraph: a word broken at a hyphen is mended, other lines meet at a space. */
-function joinLines(paragraph: string, next: string): string {
-  if (paragraph.endsWith('\u00ad')) return paragraph.slice(0, -1) + next;
-  if (/\p{L}-$/u.test(paragraph) && /^\p{Ll}/u.test(next)) return paragraph + next;
-  return `${paragraph} ${next}`;
 }
 
 /** `# not a heading` or a code fence in body text would be read as markdown structure. */

@@ -10,11 +10,15 @@ import { sniffKind } from './sniff.ts';
  * measured before they are opened, and the text is measured before it leaves. Runs inside the
  * parse worker (parse-workers.ts), whose memory and time limits catch whatever these miss.
  */
-export async function parseWithinLimits(input: ParseInput, limits: ParseLimits): Promise<ParseResult> {
+export async function parseWithinLimits(
+  input: ParseInput,
+  limits: ParseLimits,
+  ocrStarted: () => void = () => {},
+): Promise<ParseResult> {
   const kind = await sniffKind(input.data, { filename: input.filename, mimeType: input.mimeType });
   if (kind === 'docx') await checkArchive(input.data, limits.maxExpandedBytes);
   if (kind === 'pdf') await checkPdf(input.data, limits);
-  const result = await parseDocument(input);
+  const result = await parseDocument(input, limits, ocrStarted);
   let textBytes = 0;
   for (const section of result.document.sections) textBytes += Buffer.byteLength(section.text);
   if (textBytes > limits.maxTextBytes) {

@@ -1,12 +1,14 @@
 import { ParseError } from './parse-error.ts';
 import { parseWithinLimits } from './parse-within-limits.ts';
-import type { ParseRequest, ParseResponse } from './parse-workers.ts';
+import type { ParseProgress, ParseRequest, ParseResponse } from './parse-workers.ts';
 
 /** A parse worker process (parse-workers.ts): one request at a time, over IPC. */
 process.on('message', async ({ input, data, limits }: ParseRequest) => {
   let response: ParseResponse;
   try {
-    const result = await parseWithinLimits({ ...input, data: Buffer.from(data) }, limits);
+    // OCR has a deadline of its own, longer than a text file's: the parent is told when it starts.
+    const ocrStarted = () => process.send!({ ocr: true } satisfies ParseProgress);
+    const result = await parseWithinLimits({ ...input, data: Buffer.from(data) }, limits, ocrStarted);
     response = { ok: true, result };
   } catch (error) {
     response =

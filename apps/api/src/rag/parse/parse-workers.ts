@@ -10,6 +10,10 @@ export interface ParseRequest {
   data: Uint8Array;
   limits: ParseLimits;
 }
+/** Sent by the worker before its answer: reading with OCR started, the deadline is now the OCR one. */
+export interface ParseProgress {
+  ocr: true;
+}
 export type ParseResponse =
   | { ok: true; result: ParseResult }
   | { ok: false; reason?: ParseFailureReason | undefined; message: string };
@@ -26,7 +30,8 @@ const MEMORY_POLL_MS = 100;
  * never the server, and a killed process gives all its memory back. Processes rather than worker
  * threads, because a thread that runs out of memory in some V8 allocations aborts the whole
  * server. A worker that finished cleanly is kept for the next file until it has been idle for
- * IDLE_MS (starting one and loading the parsers costs more than most parses).
+ * IDLE_MS (starting one and loading the parsers costs more than most parses). A file read with OCR
+ * gets `ocrDocumentMs` more from when the worker says OCR started (docs/decisions/072-ocr.md).
  */
 export class ParseWorkers {
   private readonly idle = new Map<ChildProcess, NodeJS.Timeout>();
@@ -73,6 +78,11 @@ export class ParseWorkers {
           'too_slow',
           `Reading this file took longer than ${timeoutMs / 1000} seconds, the limit for one file, and was stopped. Split it into smaller documents.`,
         );
+      const ocrTooSlow = () =>
+        new ParseError(
+          'too_slow',
+          `Reading this file with OCR (text recognition) took longer than ${this.limits.ocrDocumentMs / 1000} seconds, the limit for one file, and was stopped. Split it into smaller documents.`,
+        );
       const tooBig = () =>
         new ParseError(
           'too_much_memory',
@@ -86,11 +96,16 @@ export class ParseWorkers {
         if (error) reject(error);
         else resolve(response!);
       };
-      const timer = setTimeout(() => finish(tooSlow()), timeoutMs);
+      let timer = setTimeout(() => finish(tooSlow()), timeoutMs);
       const watch = setInterval(() => {
         if (residentMb(worker.pid) > memoryMb) finish(tooBig());
       }, MEMORY_POLL_MS);
-      const onMessage = (response: ParseResponse) => finish(undefined, response);
+      const onMessage = (message: ParseResponse | ParseProgress) => {
+        if (!('ocr' in message)) return finish(undefined, message);
+        // The worker stops OCR at its own deadline with a better message; this one is the backstop.
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(ocrTooSlow()), this.limits.ocrDocumentMs + timeoutMs);
+      };
       const onExit = (code: number | null, signal: string | null) => {
         // V8 aborts a process whose heap reached --max-old-space-size.
         if (/heap out of memory|Allocation failed/i.test(stderr)) finish(tooBig());

@@ -3,13 +3,17 @@ import { fileTypeFromBuffer } from 'file-type';
 import { ParseError } from './parse-error.ts';
 
 /** The document kinds Cairn parses. */
-export type DocumentKind = 'pdf' | 'doc' | 'docx' | 'text' | 'markdown' | 'html';
+/** `image`: PNG, JPEG or WebP, read with OCR. */
+export type DocumentKind = 'pdf' | 'doc' | 'docx' | 'text' | 'markdown' | 'html' | 'image';
 
 const BINARY_KINDS: Record<string, DocumentKind> = {
   'application/pdf': 'pdf',
   // Word 97–2003 files are OLE compound files; word-extractor tells a Word one from the rest.
   'application/x-cfb': 'doc',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'image/png': 'image',
+  'image/jpeg': 'image',
+  'image/webp': 'image',
 };
 
 const EXTENSION_KINDS: Record<string, DocumentKind> = {
@@ -21,6 +25,10 @@ const EXTENSION_KINDS: Record<string, DocumentKind> = {
   '.markdown': 'markdown',
   '.html': 'html',
   '.htm': 'html',
+  '.png': 'image',
+  '.jpg': 'image',
+  '.jpeg': 'image',
+  '.webp': 'image',
 };
 
 const KIND_NAMES: Record<DocumentKind, string> = {
@@ -30,6 +38,7 @@ const KIND_NAMES: Record<DocumentKind, string> = {
   text: 'plain text',
   markdown: 'Markdown',
   html: 'an HTML page',
+  image: 'an image',
 };
 
 const TEXT_KINDS = new Set<DocumentKind>(['text', 'markdown', 'html']);
@@ -86,7 +95,7 @@ export async function sniffKind(
     if (!kind) {
       throw new ParseError(
         'unsupported_type',
-        `Unsupported file type: the content is ${describeFileType(detected.ext)}, not a PDF, Word, text, Markdown or HTML document.`,
+        `Unsupported file type: the content is ${describeFileType(detected.ext)}, not a PDF, Word, text, Markdown, HTML or image (PNG, JPEG, WebP) file.`,
       );
     }
     if (claimed && claimed !== kind) {
@@ -100,12 +109,12 @@ export async function sniffKind(
   if (data.length > 0 && !looksLikeText(data)) {
     throw new ParseError(
       'unsupported_type',
-      'Unsupported file type: the content is binary data, not a PDF, Word, text, Markdown or HTML document.',
+      'Unsupported file type: the content is binary data, not a PDF, Word, text, Markdown, HTML or image (PNG, JPEG, WebP) file.',
     );
   }
   if (claimed && !TEXT_KINDS.has(claimed)) {
     throw new ParseError(
-      claimed === 'pdf' || claimed === 'docx' ? 'corrupt' : 'type_mismatch',
+      claimed === 'pdf' || claimed === 'docx' || claimed === 'image' ? 'corrupt' : 'type_mismatch',
       `The file is named ${path.extname(hints.filename!)} but its content is plain text, not ${KIND_NAMES[claimed]}.`,
     );
   }

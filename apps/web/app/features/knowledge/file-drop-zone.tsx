@@ -71,7 +71,7 @@ export function FileDropZone({
         <UploadIcon aria-hidden="true" className="size-6 text-muted-foreground" />
         <span className="font-medium">Drop files here or choose them</span>
         <span className="text-muted-foreground">
-          PDF, Word (.doc, .docx), text, Markdown or HTML · up to 25 MB each
+          PDF, Word (.doc, .docx), text, Markdown, HTML or images (.png, .jpg, .webp) · up to 25 MB each
         </span>
       </label>
       <input

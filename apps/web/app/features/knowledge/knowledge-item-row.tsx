@@ -23,6 +23,7 @@ import { ItemFreshness, ItemSchedule, SitePages, SiteProgress } from './item-fre
 import { ItemStatusBadge } from './item-status-badge';
 import { ItemTypeIcon } from './item-type-icon';
 import { QaPairSummary } from './qa-pair-summary';
+import { ReadWithOcrBadge } from './read-with-ocr-badge';
 
 function describeSource(item: TKnowledgeItem): string | null {
   if (item.type === 'qa') return null;
@@ -72,6 +73,7 @@ export function KnowledgeItemRow({ item, pages = [] }: { item: TKnowledgeItem; p
           </span>
           <ItemStatusBadge item={item} />
           {item.enabled ? null : <OffBadge />}
+          {item.read_with_ocr ? <ReadWithOcrBadge /> : null}
         </div>
         {source ? <span className="truncate text-muted-foreground text-sm">{source}</span> : null}
         {item.qa ? <QaPairSummary item={item} /> : null}

@@ -18,6 +18,7 @@ const item = (uuid: string, status: TKnowledgeItem['status'], updated: string): 
   chunk_count: 0,
   enabled: true,
   qa: null,
+  read_with_ocr: false,
   indexed_at: null,
   created_at: '2026-11-21T06:00:00.000Z',
   updated_at: updated,
