@@ -140,6 +140,7 @@ test('deleting the account says what goes, wants the password, and frees the add
   signIn,
   checkA11y,
   allowConsoleError,
+  server,
 }) => {
   allowConsoleError(/status of 400/);
   const user = await signIn(await api.newUser('account-delete'));
@@ -164,7 +165,9 @@ test('deleting the account says what goes, wants the password, and frees the add
   await page.goto('/settings/account');
   await expect(page).toHaveURL(/\/login/);
 
-  // The address is free: it registers, verifies and signs in again.
+  // The owner is told (by a queued e-mail); then the address is free: it registers, verifies and
+  // signs in again.
+  await server.lastMail(user.email, 'Your Cairn account was deleted');
   await api.register(user.email);
   await api.verify(user.email);
   await api.login(user.email);

@@ -141,19 +141,19 @@ function ConversationList({
   search: URLSearchParams;
 }) {
   const more = useFetcher<ConversationsData>();
-  const [rows, setRows] = useState<TConversation[]>(first.page.results);
-  const [cursor, setCursor] = useState(first.page.next_cursor);
-  // A revalidation (after a chat elsewhere) brings a new first page: start from it again.
-  useEffect(() => {
-    setRows(first.page.results);
-    setCursor(first.page.next_cursor);
-  }, [first]);
+  // The pages "Load more" brought. A revalidation (a chat finishing elsewhere) brings a new first
+  // page and keeps them: the list does not fall back to its first page under the reader's eyes.
+  const [loaded, setLoaded] = useState<{ rows: TConversation[]; cursor: string | null } | null>(null);
   useEffect(() => {
     const page = more.data?.page;
     if (more.state !== 'idle' || !page) return;
-    setRows((shown) => [...shown, ...page.results.filter((r) => !shown.some((s) => s.uuid === r.uuid))]);
-    setCursor(page.next_cursor);
+    setLoaded((before) => ({ rows: [...(before?.rows ?? []), ...page.results], cursor: page.next_cursor }));
   }, [more.state, more.data]);
+  const seen = new Set<string>();
+  const rows = [...first.page.results, ...(loaded?.rows ?? [])].filter(
+    (row) => !seen.has(row.uuid) && Boolean(seen.add(row.uuid)),
+  );
+  const cursor = loaded ? loaded.cursor : first.page.next_cursor;
 
   const loadMore = () => {
     if (!cursor) return;

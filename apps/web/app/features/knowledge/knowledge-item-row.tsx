@@ -103,75 +103,78 @@ export function KnowledgeItemRow({ item, pages = [] }: { item: TKnowledgeItem; p
         <ItemFreshness item={item} />
         <ItemSchedule item={item} />
       </div>
-      <ItemEnabledSwitch item={item} className="mt-0.5" />
-      {/* Three labelled buttons from 640 px; below, one menu, so the title keeps the row's width. */}
-      <div className="hidden shrink-0 items-center gap-1 sm:flex">
-        {previewable ? (
-          <Button asChild variant="ghost" size="sm">
-            <Link to={`?preview=${item.uuid}`} preventScrollReset aria-label={`Preview ${item.title}`}>
-              <EyeIcon aria-hidden="true" />
-              Preview
-            </Link>
-          </Button>
-        ) : null}
-        {canResync ? (
+      {/* The switch, then three labelled buttons from 640 px; below, the switch over one menu, so
+          the title keeps the row's width. */}
+      <div className="flex shrink-0 flex-col items-center gap-2 sm:flex-row sm:items-start sm:gap-3">
+        <ItemEnabledSwitch item={item} className="mt-1.5" />
+        <div className="hidden shrink-0 items-center gap-1 sm:flex">
+          {previewable ? (
+            <Button asChild variant="ghost" size="sm">
+              <Link to={`?preview=${item.uuid}`} preventScrollReset aria-label={`Preview ${item.title}`}>
+                <EyeIcon aria-hidden="true" />
+                Preview
+              </Link>
+            </Button>
+          ) : null}
+          {canResync ? (
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              disabled={busy || working}
+              onClick={resync}
+              aria-label={`Re-sync ${item.title}`}
+            >
+              <RefreshCwIcon aria-hidden="true" />
+              Re-sync
+            </Button>
+          ) : null}
           <Button
             type="button"
             variant="ghost"
             size="sm"
-            disabled={busy || working}
-            onClick={resync}
-            aria-label={`Re-sync ${item.title}`}
+            className="text-destructive hover:text-destructive"
+            disabled={busy}
+            onClick={() => setConfirming(true)}
+            aria-label={`Delete ${item.title}`}
           >
-            <RefreshCwIcon aria-hidden="true" />
-            Re-sync
+            <Trash2Icon aria-hidden="true" />
+            Delete
           </Button>
-        ) : null}
-        <Button
-          type="button"
-          variant="ghost"
-          size="sm"
-          className="text-destructive hover:text-destructive"
-          disabled={busy}
-          onClick={() => setConfirming(true)}
-          aria-label={`Delete ${item.title}`}
-        >
-          <Trash2Icon aria-hidden="true" />
-          Delete
-        </Button>
-      </div>
-      <div className="shrink-0 sm:hidden">
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${item.title}`}>
-              <MoreHorizontalIcon aria-hidden="true" />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            {previewable ? (
-              <DropdownMenuItem asChild>
-                <Link to={`?preview=${item.uuid}`} preventScrollReset>
-                  <EyeIcon aria-hidden="true" />
-                  Preview
-                </Link>
+        </div>
+        <div className="shrink-0 sm:hidden">
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${item.title}`}>
+                <MoreHorizontalIcon aria-hidden="true" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              {previewable ? (
+                <DropdownMenuItem asChild>
+                  <Link to={`?preview=${item.uuid}`} preventScrollReset>
+                    <EyeIcon aria-hidden="true" />
+                    Preview
+                  </Link>
+                </DropdownMenuItem>
+              ) : null}
+              {canResync ? (
+                <DropdownMenuItem disabled={busy || working} onSelect={resync}>
+                  <RefreshCwIcon aria-hidden="true" />
+                  Re-sync
+                </DropdownMenuItem>
+              ) : null}
+              <DropdownMenuItem
+                className="text-destructive"
+                disabled={busy}
+                onSelect={() => setConfirming(true)}
+              >
+                <Trash2Icon aria-hidden="true" />
+                Delete
               </DropdownMenuItem>
-            ) : null}
-            {canResync ? (
-              <DropdownMenuItem disabled={busy || working} onSelect={resync}>
-                <RefreshCwIcon aria-hidden="true" />
-                Re-sync
-              </DropdownMenuItem>
-            ) : null}
-            <DropdownMenuItem
-              className="text-destructive"
-              disabled={busy}
-              onSelect={() => setConfirming(true)}
-            >
-              <Trash2Icon aria-hidden="true" />
-              Delete
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
       </div>
       <SitePages count={pages.length}>
         {pages.map((page) => (
