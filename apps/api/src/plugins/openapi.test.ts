@@ -50,7 +50,7 @@ describe('the OpenAPI document', () => {
       expect.arrayContaining([...fields, 'items[0].file', 'items[0].crawl_depth']),
     );
     expect(multipart.properties?.['items[0].file']).toMatchObject({ type: 'string', format: 'binary' });
-    expect(multipart.properties?.['items[0].type']?.enum).toEqual(['file', 'text', 'url']);
+    expect(multipart.properties?.['items[0].type']?.enum).toEqual(['file', 'text', 'url', 'qa']);
     // JSON carries strings only: no files.
     const json = content['application/json']!.schema;
     expect(Object.keys(json.properties ?? {})).toEqual(expect.arrayContaining(fields));
