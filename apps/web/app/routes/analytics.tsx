@@ -1,10 +1,9 @@
 import type { TAnalytics } from '@cairn/contracts/analytics';
-import { AlertCircleIcon, ChartColumnIcon } from 'lucide-react';
+import { ChartColumnIcon } from 'lucide-react';
 import { type ReactNode, useId, useMemo } from 'react';
-import { Link, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { Link, useNavigation, useSearchParams } from 'react-router';
+import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
-import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
 import { loadAnalytics } from '../features/analytics/analytics.server';
 import { type ChartSeries, DayChart } from '../features/analytics/day-chart';
@@ -30,24 +29,13 @@ export default function Analytics({ loaderData, params }: Route.ComponentProps) 
   const { selected } = useNavigationData();
   const [search] = useSearchParams();
   const navigation = useNavigation();
-  const revalidator = useRevalidator();
   const loading = navigation.state === 'loading' && navigation.location.pathname.endsWith('/analytics');
   const days = Number(search.get('days') ?? (search.has('from') || search.has('to') ? 0 : 30));
   const active = RANGE_PRESETS.find((preset) => preset === days) ?? null;
 
   let body: ReactNode;
   if (analytics === null) {
-    body = (
-      <Alert variant="destructive">
-        <AlertCircleIcon aria-hidden="true" />
-        <AlertTitle>{error}</AlertTitle>
-        <AlertDescription>
-          <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
-    );
+    body = <LoadErrorAlert message={error} />;
   } else if (analytics.totals.conversations === 0 && analytics.totals.messages === 0) {
     body = (
       <EmptyState

@@ -1,9 +1,7 @@
-import { AlertCircleIcon, KeyRoundIcon } from 'lucide-react';
+import { KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
-import { useRevalidator } from 'react-router';
+import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
-import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
 import { Separator } from '../components/ui/separator';
 import { ApiKeyRow } from '../features/api-keys/api-key-row';
@@ -53,7 +51,6 @@ export async function action(args: Route.ActionArgs) {
 export default function ApiKeysAndWidget({ loaderData, params }: Route.ComponentProps) {
   const { keys, error, baseUrl, widget, widgetError, previewSrc } = loaderData;
   const { selected } = useNavigationData();
-  const revalidator = useRevalidator();
   const listTitle = useRef<HTMLHeadingElement>(null);
   const atLimit = (keys?.length ?? 0) >= API_KEYS_MAX;
 
@@ -79,15 +76,7 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
             <CreateApiKeyDialog disabled={atLimit} />
           </div>
           {keys === null ? (
-            <Alert variant="destructive">
-              <AlertCircleIcon aria-hidden="true" />
-              <AlertTitle>{error}</AlertTitle>
-              <AlertDescription>
-                <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+            <LoadErrorAlert message={error} />
           ) : keys.length === 0 ? (
             <EmptyState
               icon={<KeyRoundIcon />}
@@ -145,15 +134,7 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
           {widget ? (
             <WidgetSettingsForm key={params.appId} widget={widget} previewSrc={previewSrc} />
           ) : (
-            <Alert variant="destructive">
-              <AlertCircleIcon aria-hidden="true" />
-              <AlertTitle>{widgetError}</AlertTitle>
-              <AlertDescription>
-                <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-                  Try again
-                </Button>
-              </AlertDescription>
-            </Alert>
+            <LoadErrorAlert message={widgetError} />
           )}
         </section>
       </div>

@@ -1,6 +1,5 @@
 import type { TNegativeFeedback, TWaitingConversation } from '@cairn/contracts/attention';
 import {
-  AlertCircleIcon,
   CircleCheckBigIcon,
   GlobeIcon,
   HelpCircleIcon,
@@ -9,9 +8,9 @@ import {
   UserRoundIcon,
 } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
-import { Link, useFetcher, useRevalidator } from 'react-router';
+import { Link, useFetcher } from 'react-router';
+import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
-import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
 import { AddedItems } from '../features/attention/added-items';
@@ -47,23 +46,12 @@ export async function action(args: Route.ActionArgs) {
 export default function Attention({ loaderData, params }: Route.ComponentProps) {
   const { attention, error } = loaderData;
   const { selected } = useNavigationData();
-  const revalidator = useRevalidator();
   const appId = params.appId;
   const { added, add } = useAddedItems(appId);
 
   let body: ReactNode;
   if (attention === null) {
-    body = (
-      <Alert variant="destructive">
-        <AlertCircleIcon aria-hidden="true" />
-        <AlertTitle>{error}</AlertTitle>
-        <AlertDescription>
-          <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-            Try again
-          </Button>
-        </AlertDescription>
-      </Alert>
-    );
+    body = <LoadErrorAlert message={error} />;
   } else if (
     !attention.waiting.length &&
     !attention.unanswered.length &&

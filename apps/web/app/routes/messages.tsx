@@ -1,10 +1,9 @@
 import type { TChatroomMessages, TSource } from '@cairn/contracts/chat';
-import { AlertCircleIcon, ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
+import { ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { data, useNavigation, useParams, useRevalidator } from 'react-router';
+import { data, useNavigation, useParams } from 'react-router';
+import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
-import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
-import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';
 import { Skeleton } from '../components/ui/skeleton';
 import type { ChatroomState } from '../features/chat/chat-state';
@@ -58,7 +57,6 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
   const { appId, chatroomId } = useParams();
   const { user, selected, chatrooms } = useNavigationData();
   const navigation = useNavigation();
-  const revalidator = useRevalidator();
   const [citing, setCiting] = useState<TSource | null>(null);
   const listed = chatrooms.chatrooms.find((c) => c.uuid === chatroomId);
   const chat = useChat({
@@ -97,15 +95,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
       />
       <div className="flex-1 pb-4">
         {loaderData.error ? (
-          <Alert variant="destructive">
-            <AlertCircleIcon aria-hidden="true" />
-            <AlertTitle>{loaderData.error}</AlertTitle>
-            <AlertDescription>
-              <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <LoadErrorAlert message={loaderData.error} />
         ) : loadingOther ? (
           <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading chatroom">
             <Skeleton className="ml-auto h-10 w-1/2" />

@@ -1,7 +1,6 @@
 import type { TSession } from '@cairn/contracts/account-settings';
-import { AlertCircleIcon, LogOutIcon, MonitorIcon, SmartphoneIcon } from 'lucide-react';
-import { useRevalidator } from 'react-router';
-import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
+import { LogOutIcon, MonitorIcon, SmartphoneIcon } from 'lucide-react';
+import { LoadErrorAlert } from '../../components/load-error-alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
@@ -12,7 +11,6 @@ const MOBILE = /android|ios|iphone|ipad/i;
 
 /** Where the account is signed in, with a way out for each session and for all the others. */
 export function SessionsCard({ sessions }: { sessions: TSession[] | null }) {
-  const revalidator = useRevalidator();
   const others = sessions?.filter((s) => !s.current).length ?? 0;
   const endOthers = useAccountForm('end-others');
   return (
@@ -38,15 +36,7 @@ export function SessionsCard({ sessions }: { sessions: TSession[] | null }) {
       </CardHeader>
       <CardContent>
         {sessions === null ? (
-          <Alert variant="destructive">
-            <AlertCircleIcon aria-hidden="true" />
-            <AlertTitle>Failed to load sessions</AlertTitle>
-            <AlertDescription>
-              <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>
-                Try again
-              </Button>
-            </AlertDescription>
-          </Alert>
+          <LoadErrorAlert message="Failed to load sessions" />
         ) : (
           <ul className="grid divide-y rounded-lg border" aria-label="Sessions">
             {sessions.map((session) => (
