@@ -3,7 +3,8 @@ import { startReceiver } from '../apps/api/src/modules/webhooks/webhook-receiver
 import { apiHelpers, test as base, expect, type TestUser } from './fixtures';
 import { uploadHandbook } from './handbook';
 import { expectNoSidewaysScroll, shoot } from './look';
-import { type RunningServer, startServer } from './server';
+import { serverAllowingPrivateUrls } from './private-urls';
+import type { RunningServer } from './server';
 import { visitorConversation } from './widget-visitor';
 
 /**
@@ -15,21 +16,7 @@ import { visitorConversation } from './widget-visitor';
  *
  * The server allows private URLs: the failing webhook points at a receiver on this machine.
  */
-const test = base.extend<object, { server: RunningServer }>({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
-    async ({}, use) => {
-      const previous = process.env.ALLOW_PRIVATE_URLS;
-      process.env.ALLOW_PRIVATE_URLS = 'true';
-      const server = await startServer();
-      if (previous === undefined) delete process.env.ALLOW_PRIVATE_URLS;
-      else process.env.ALLOW_PRIVATE_URLS = previous;
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
+const test = base.extend<object, { server: RunningServer }>({ server: serverAllowingPrivateUrls });
 
 const THEMES = ['gray', 'blue', 'violet'] as const;
 const MODES = ['light', 'dark'] as const;

@@ -2,27 +2,14 @@ import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '../apps/api/src/modules/webhooks/webhook-receiver';
 import { test as base, expect } from './fixtures';
 import { expectNoSidewaysScroll, shoot } from './look';
-import { type RunningServer, startServer } from './server';
+import { serverAllowingPrivateUrls } from './private-urls';
+import type { RunningServer } from './server';
 
 /**
  * Webhooks reach a receiver on this machine, which the SSRF guard allows only with
  * ALLOW_PRIVATE_URLS: these tests get their own server started with it.
  */
-const test = base.extend<object, { server: RunningServer }>({
-  server: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
-    async ({}, use) => {
-      const previous = process.env.ALLOW_PRIVATE_URLS;
-      process.env.ALLOW_PRIVATE_URLS = 'true';
-      const server = await startServer();
-      if (previous === undefined) delete process.env.ALLOW_PRIVATE_URLS;
-      else process.env.ALLOW_PRIVATE_URLS = previous;
-      await use(server);
-      await server.stop();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-});
+const test = base.extend<object, { server: RunningServer }>({ server: serverAllowingPrivateUrls });
 
 test('add a webhook, see its secret once, send a test and find it in the delivery log', async ({
   page,
