@@ -1,10 +1,11 @@
+import type { TApiKey } from '@cairn/contracts/api-keys';
 import { KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { Separator } from '../components/ui/separator';
-import { ApiKeyRow } from '../features/api-keys/api-key-row';
+import { ApiKeyRow, DeletedKeyNotice } from '../features/api-keys/api-key-row';
 import { apiKeysAction, loadApiKeys, publicApiBaseUrl } from '../features/api-keys/api-keys.server';
 import { ApiUsage } from '../features/api-keys/api-usage';
 import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
@@ -52,6 +53,9 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
   const { keys, error, baseUrl, widget, widgetError, previewSrc } = loaderData;
   const { selected } = useNavigationData();
   const listTitle = useRef<HTMLHeadingElement>(null);
+  // Every key this page has shown, so a deletion is told even when its row is already gone.
+  const shown = useRef(new Map<string, TApiKey>());
+  for (const key of keys ?? []) shown.current.set(key.uuid, key);
   const atLimit = (keys?.length ?? 0) >= API_KEYS_MAX;
 
   return (
@@ -90,6 +94,9 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
               ))}
             </ul>
           )}
+          {[...shown.current.values()].map((key) => (
+            <DeletedKeyNotice key={key.uuid} apiKey={key} focusAfterDelete={listTitle} />
+          ))}
           {atLimit ? (
             <p className="text-muted-foreground text-sm">
               An application has at most {API_KEYS_MAX} keys. Delete one to create another.

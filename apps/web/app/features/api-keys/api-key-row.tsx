@@ -80,15 +80,14 @@ function DeleteApiKey({
   focusAfterDelete: RefObject<HTMLElement | null>;
 }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<ApiKeysActionData>({ key: `delete-api-key-${apiKey.uuid}` });
+  const fetcher = useFetcher<ApiKeysActionData>({ key: deleteFetcherKey(apiKey.uuid) });
   const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined;
 
-  // Said and closed as soon as the answer arrives: once the list has reloaded, this row is gone.
+  // Closed as soon as the answer arrives (DeletedKeyNotice says so): once the list has reloaded,
+  // this row is gone.
   useEffect(() => {
-    if (!result?.ok) return;
-    toast.success(`API key “${apiKey.name}” deleted`);
-    setOpen(false);
-  }, [result, apiKey.name]);
+    if (result?.ok) setOpen(false);
+  }, [result]);
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -128,4 +127,28 @@ function DeleteApiKey({
       </DialogContent>
     </Dialog>
   );
+}
+
+const deleteFetcherKey = (uuid: string) => `delete-api-key-${uuid}`;
+
+/**
+ * Says that a key was deleted, and moves focus to the list, when the deletion's answer arrives.
+ * Rendered by the page for every key it has shown, outside the key's row: the list may reload
+ * without the row (another event revalidated the page) before that answer does.
+ */
+export function DeletedKeyNotice({
+  apiKey,
+  focusAfterDelete,
+}: {
+  apiKey: TApiKey;
+  focusAfterDelete: RefObject<HTMLElement | null>;
+}) {
+  const fetcher = useFetcher<ApiKeysActionData>({ key: deleteFetcherKey(apiKey.uuid) });
+  const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined;
+  useEffect(() => {
+    if (!result?.ok) return;
+    toast.success(`API key “${apiKey.name}” deleted`);
+    focusAfterDelete.current?.focus();
+  }, [result, apiKey.name, focusAfterDelete]);
+  return null;
 }
