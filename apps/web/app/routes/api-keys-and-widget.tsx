@@ -1,12 +1,17 @@
-import type { TApiKey } from '@cairn/contracts/api-keys';
 import { KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
+import { FetcherAnswer, useEverShown } from '../components/fetcher-answer';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { Separator } from '../components/ui/separator';
-import { ApiKeyRow, DeletedKeyNotice } from '../features/api-keys/api-key-row';
-import { apiKeysAction, loadApiKeys, publicApiBaseUrl } from '../features/api-keys/api-keys.server';
+import { ApiKeyRow, deleteApiKeyFetcherKey } from '../features/api-keys/api-key-row';
+import {
+  type ApiKeysActionData,
+  apiKeysAction,
+  loadApiKeys,
+  publicApiBaseUrl,
+} from '../features/api-keys/api-keys.server';
 import { ApiUsage } from '../features/api-keys/api-usage';
 import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
 import { McpUsage } from '../features/api-keys/mcp-usage';
@@ -15,6 +20,7 @@ import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
 import { API_KEYS_MAX } from '../lib/contract-constants';
 import { webLoadContext } from '../lib/load-context';
+import { toast } from '../lib/toast';
 import type { Route } from './+types/api-keys-and-widget';
 import { useNavigationData } from './default-layout';
 
@@ -53,9 +59,7 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
   const { keys, error, baseUrl, widget, widgetError, previewSrc } = loaderData;
   const { selected } = useNavigationData();
   const listTitle = useRef<HTMLHeadingElement>(null);
-  // Every key this page has shown, so a deletion is told even when its row is already gone.
-  const shown = useRef(new Map<string, TApiKey>());
-  for (const key of keys ?? []) shown.current.set(key.uuid, key);
+  const shown = useEverShown(keys, (key) => key.uuid);
   const atLimit = (keys?.length ?? 0) >= API_KEYS_MAX;
 
   return (
@@ -94,8 +98,16 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
               ))}
             </ul>
           )}
-          {[...shown.current.values()].map((key) => (
-            <DeletedKeyNotice key={key.uuid} apiKey={key} focusAfterDelete={listTitle} />
+          {shown.map((key) => (
+            <FetcherAnswer<ApiKeysActionData>
+              key={key.uuid}
+              fetcherKey={deleteApiKeyFetcherKey(key.uuid)}
+              onAnswer={(answer) => {
+                if (answer.intent !== 'delete' || !answer.ok) return;
+                toast.success(`API key “${key.name}” deleted`);
+                listTitle.current?.focus();
+              }}
+            />
           ))}
           {atLimit ? (
             <p className="text-muted-foreground text-sm">

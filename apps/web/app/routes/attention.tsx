@@ -20,7 +20,7 @@ import {
   loadAttention,
 } from '../features/attention/attention.server';
 import { focusSection, SECTION_IDS } from '../features/attention/focus-section';
-import { UnansweredRow } from '../features/attention/unanswered-row';
+import { UnansweredAnswers, UnansweredRow } from '../features/attention/unanswered-row';
 import { useAddedItems } from '../features/attention/use-added-items';
 import { useNow } from '../features/attention/use-now';
 import { waitedFor } from '../features/attention/waited-for';
@@ -101,7 +101,7 @@ export default function Attention({ loaderData, params }: Route.ComponentProps) 
           after={<AddedItems appId={appId} items={added} />}
         >
           {attention.unanswered.map((question) => (
-            <UnansweredRow key={question.uuid} appId={appId} question={question} onAdded={add} />
+            <UnansweredRow key={question.uuid} appId={appId} question={question} />
           ))}
         </Section>
         <Section
@@ -123,6 +123,7 @@ export default function Attention({ loaderData, params }: Route.ComponentProps) 
     <div className="mx-auto max-w-4xl">
       <PageHeader title="Needs attention" description={selected?.name} />
       {body}
+      <UnansweredAnswers questions={attention?.unanswered} onAdded={add} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { AlertCircleIcon, PlusIcon, WebhookIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { FetcherAnswer, useEverShown } from '../components/fetcher-answer';
 import { PageHeader } from '../components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
@@ -8,11 +9,16 @@ import { EmptyState } from '../components/ui/empty-state';
 import { ChatApps } from '../features/integrations/chat-apps';
 import { chatAppsAction, isChatAppIntent, loadChatApps } from '../features/integrations/chat-apps.server';
 import { DeliveryLogDialog } from '../features/integrations/delivery-log-dialog';
-import { WebhookCard } from '../features/integrations/webhook-card';
+import { deleteWebhookFetcherKey, WebhookCard } from '../features/integrations/webhook-card';
 import { WebhookDialog } from '../features/integrations/webhook-dialog';
-import { loadWebhooks, webhooksAction } from '../features/integrations/webhooks.server';
+import {
+  loadWebhooks,
+  type WebhooksActionData,
+  webhooksAction,
+} from '../features/integrations/webhooks.server';
 import { apiFor } from '../lib/api.server';
 import { WEBHOOKS_MAX } from '../lib/contract-constants';
+import { toast } from '../lib/toast';
 import type { Route } from './+types/settings.integrations';
 import { useNavigationData } from './default-layout';
 
@@ -56,6 +62,7 @@ export default function SettingsIntegrations({ loaderData }: Route.ComponentProp
   const revalidator = useRevalidator();
   const [adding, setAdding] = useState(false);
   const listTitle = useRef<HTMLHeadingElement>(null);
+  const shownWebhooks = useEverShown(webhooks, (webhook) => webhook.uuid);
   const atLimit = (webhooks?.length ?? 0) >= WEBHOOKS_MAX;
   const apps = applications.map((a) => ({ uuid: a.uuid, name: a.name }));
   const add = (
@@ -108,6 +115,18 @@ export default function SettingsIntegrations({ loaderData }: Route.ComponentProp
               ))}
             </ul>
           )}
+          {/* Told from here: another event may reload the list without the card before its answer. */}
+          {shownWebhooks.map((webhook) => (
+            <FetcherAnswer<WebhooksActionData>
+              key={webhook.uuid}
+              fetcherKey={deleteWebhookFetcherKey(webhook.uuid)}
+              onAnswer={(answer) => {
+                if (answer.intent !== 'delete' || !answer.ok) return;
+                toast.success('Webhook deleted');
+                listTitle.current?.focus();
+              }}
+            />
+          ))}
           {atLimit ? (
             <p className="text-muted-foreground text-sm">
               You can have at most {WEBHOOKS_MAX} webhooks. Delete one to add another.

@@ -14,7 +14,6 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
-import { toast } from '../../lib/toast';
 import { RelativeTime } from '../chat/relative-time';
 import type { ApiKeysActionData } from './api-keys.server';
 
@@ -80,10 +79,10 @@ function DeleteApiKey({
   focusAfterDelete: RefObject<HTMLElement | null>;
 }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<ApiKeysActionData>({ key: deleteFetcherKey(apiKey.uuid) });
+  const fetcher = useFetcher<ApiKeysActionData>({ key: deleteApiKeyFetcherKey(apiKey.uuid) });
   const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined;
 
-  // Closed as soon as the answer arrives (DeletedKeyNotice says so): once the list has reloaded,
+  // Closed as soon as the answer arrives (the page says so): once the list has reloaded,
   // this row is gone.
   useEffect(() => {
     if (result?.ok) setOpen(false);
@@ -129,26 +128,4 @@ function DeleteApiKey({
   );
 }
 
-const deleteFetcherKey = (uuid: string) => `delete-api-key-${uuid}`;
-
-/**
- * Says that a key was deleted, and moves focus to the list, when the deletion's answer arrives.
- * Rendered by the page for every key it has shown, outside the key's row: the list may reload
- * without the row (another event revalidated the page) before that answer does.
- */
-export function DeletedKeyNotice({
-  apiKey,
-  focusAfterDelete,
-}: {
-  apiKey: TApiKey;
-  focusAfterDelete: RefObject<HTMLElement | null>;
-}) {
-  const fetcher = useFetcher<ApiKeysActionData>({ key: deleteFetcherKey(apiKey.uuid) });
-  const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result?.ok) return;
-    toast.success(`API key “${apiKey.name}” deleted`);
-    focusAfterDelete.current?.focus();
-  }, [result, apiKey.name, focusAfterDelete]);
-  return null;
-}
+export const deleteApiKeyFetcherKey = (uuid: string) => `delete-api-key-${uuid}`;

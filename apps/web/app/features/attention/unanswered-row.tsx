@@ -1,9 +1,10 @@
 import type { TUnansweredQuestion } from '@cairn/contracts/attention';
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
+import { FetcherAnswer, useEverShown } from '../../components/fetcher-answer';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
 import {
@@ -26,19 +27,8 @@ import { focusSection, SECTION_IDS } from './focus-section';
 /** Chatrooms named under a question; the rest are counted. */
 const ROOMS_SHOWN = 3;
 
-/**
- * One group of unanswered questions: how often and when, where, and what the owner can do.
- * `onAdded` gets the knowledge item an answer became, whose ingestion the page then shows.
- */
-export function UnansweredRow({
-  appId,
-  question,
-  onAdded,
-}: {
-  appId: string;
-  question: TUnansweredQuestion;
-  onAdded: (item: TKnowledgeItem) => void;
-}) {
+/** One group of unanswered questions: how often and when, where, and what the owner can do. */
+export function UnansweredRow({ appId, question }: { appId: string; question: TUnansweredQuestion }) {
   const titleId = `unanswered-${question.uuid}`;
   const more = question.chatrooms.length - ROOMS_SHOWN;
   return (
@@ -69,7 +59,7 @@ export function UnansweredRow({
         </ul>
       ) : null}
       <div className="mt-1 flex flex-wrap gap-2">
-        <AnswerDialog question={question} onAdded={onAdded} />
+        <AnswerDialog question={question} />
         <DismissDialog question={question} />
       </div>
     </li>
@@ -77,29 +67,19 @@ export function UnansweredRow({
 }
 
 /** "Add to knowledge": the question and the owner's answer become a Q&A pair, answered word for word. */
-function AnswerDialog({
-  question,
-  onAdded,
-}: {
-  question: TUnansweredQuestion;
-  onAdded: (item: TKnowledgeItem) => void;
-}) {
+function AnswerDialog({ question }: { question: TUnansweredQuestion }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<AttentionActionData>({ key: `answer-${question.uuid}` });
+  const fetcher = useFetcher<AttentionActionData>({ key: answerFetcherKey(question.uuid) });
   const result =
     fetcher.data?.intent === 'answer' && fetcher.data.id === question.uuid ? fetcher.data : undefined;
   const busy = fetcher.state !== 'idle';
   const fieldError = result && !result.ok ? result.errors.fieldErrors.answer : undefined;
 
+  // Closed as soon as the answer arrives; the page says so (`UnansweredAnswers`), as this row may
+  // already be gone.
   useEffect(() => {
-    if (!result?.ok || result.intent !== 'answer') return;
-    setOpen(false);
-    // The row is gone once the list reloads: the item's progress shows under the section instead.
-    onAdded(result.item);
-    toast.success('Added to the knowledge base', {
-      description: `“${result.item.title}” is being indexed; its status shows under Unanswered questions.`,
-    });
-  }, [result, onAdded]);
+    if (result?.ok) setOpen(false);
+  }, [result]);
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -158,14 +138,12 @@ function AnswerDialog({
 /** "Dismiss", confirmed: the question stays hidden when it is asked again. */
 function DismissDialog({ question }: { question: TUnansweredQuestion }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<AttentionActionData>({ key: `dismiss-${question.uuid}` });
+  const fetcher = useFetcher<AttentionActionData>({ key: dismissFetcherKey(question.uuid) });
   const result =
     fetcher.data?.intent === 'dismiss' && fetcher.data.id === question.uuid ? fetcher.data : undefined;
 
   useEffect(() => {
-    if (!result?.ok) return;
-    setOpen(false);
-    toast.success('Question dismissed');
+    if (result?.ok) setOpen(false);
   }, [result]);
 
   return (
@@ -201,4 +179,43 @@ function DismissDialog({ question }: { question: TUnansweredQuestion }) {
       </DialogContent>
     </Dialog>
   );
+}
+
+const answerFetcherKey = (uuid: string) => `answer-${uuid}`;
+const dismissFetcherKey = (uuid: string) => `dismiss-${uuid}`;
+
+/**
+ * Says what became of each question the page has shown, outside its row: another event may reload
+ * the list without the row before the row's own answer arrives. `onAdded` gets the knowledge item an
+ * answer became, whose ingestion the page then shows.
+ */
+export function UnansweredAnswers({
+  questions,
+  onAdded,
+}: {
+  questions: readonly TUnansweredQuestion[] | undefined;
+  onAdded: (item: TKnowledgeItem) => void;
+}) {
+  const shown = useEverShown(questions, (question) => question.uuid);
+  return shown.map((question) => (
+    <Fragment key={question.uuid}>
+      <FetcherAnswer<AttentionActionData>
+        fetcherKey={answerFetcherKey(question.uuid)}
+        onAnswer={(answer) => {
+          if (answer.intent !== 'answer' || !answer.ok || answer.id !== question.uuid) return;
+          onAdded(answer.item);
+          toast.success('Added to the knowledge base', {
+            description: `“${answer.item.title}” is being indexed; its status shows under Unanswered questions.`,
+          });
+        }}
+      />
+      <FetcherAnswer<AttentionActionData>
+        fetcherKey={dismissFetcherKey(question.uuid)}
+        onAnswer={(answer) => {
+          if (answer.intent === 'dismiss' && answer.ok && answer.id === question.uuid)
+            toast.success('Question dismissed');
+        }}
+      />
+    </Fragment>
+  ));
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
+import { FetcherAnswer, useEverShown } from '../../components/fetcher-answer';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -47,8 +48,19 @@ export function ChatApps({
   applications: Applications;
 }) {
   const [connecting, setConnecting] = useState<TIntegrationKind | null>(null);
+  const shown = useEverShown(integrations, (integration) => integration.uuid);
   return (
     <div className="grid gap-4 lg:grid-cols-2">
+      {shown.map((integration) => (
+        <FetcherAnswer<ChatAppsActionData>
+          key={integration.uuid}
+          fetcherKey={disconnectFetcherKey(integration.uuid)}
+          onAnswer={(answer) => {
+            if (answer.intent === 'disconnect-chat-app' && answer.ok)
+              toast.success(`${integration.kind === 'slack' ? 'Slack' : 'Telegram'} disconnected`);
+          }}
+        />
+      ))}
       {KINDS.map(({ kind, name, icon: Icon, text }) => {
         const own = integrations.filter((i) => i.kind === kind);
         return (
@@ -193,14 +205,13 @@ function ManifestButton({ integration }: { integration: Extract<TIntegration, { 
 
 function Disconnect({ integration }: { integration: TIntegration }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<ChatAppsActionData>({ key: `disconnect-${integration.uuid}` });
+  const fetcher = useFetcher<ChatAppsActionData>({ key: disconnectFetcherKey(integration.uuid) });
   const result = fetcher.data?.intent === 'disconnect-chat-app' ? fetcher.data : undefined;
   const name = integration.kind === 'slack' ? 'Slack' : 'Telegram';
+  // Closed as soon as the answer arrives; `ChatApps` says so, as this card may already be gone.
   useEffect(() => {
-    if (!result?.ok) return;
-    toast.success(`${name} disconnected`);
-    setOpen(false);
-  }, [result, name]);
+    if (result?.ok) setOpen(false);
+  }, [result]);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
@@ -229,3 +240,5 @@ function Disconnect({ integration }: { integration: TIntegration }) {
     </Dialog>
   );
 }
+
+const disconnectFetcherKey = (uuid: string) => `disconnect-${uuid}`;

@@ -289,12 +289,11 @@ function DeleteWebhook({
   focusAfterDelete: RefObject<HTMLElement | null>;
 }) {
   const [open, setOpen] = useState(false);
-  const fetcher = useFetcher<WebhooksActionData>({ key: `delete-webhook-${webhook.uuid}` });
+  const fetcher = useFetcher<WebhooksActionData>({ key: deleteWebhookFetcherKey(webhook.uuid) });
   const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined;
+  // Closed as soon as the answer arrives; the page says so, as this card may already be gone.
   useEffect(() => {
-    if (!result?.ok) return;
-    toast.success('Webhook deleted');
-    setOpen(false);
+    if (result?.ok) setOpen(false);
   }, [result]);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -330,3 +329,5 @@ function DeleteWebhook({
     </Dialog>
   );
 }
+
+export const deleteWebhookFetcherKey = (uuid: string) => `delete-webhook-${uuid}`;
