@@ -1,0 +1,1 @@
+CREATE INDEX "knowledge_items_qa_idx" ON "knowledge_items" USING btree ("application_id","created_at","id") WHERE type = 'qa';
