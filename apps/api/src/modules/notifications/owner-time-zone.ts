@@ -14,13 +14,25 @@ export async function ownerTimeZone(db: Db, ownerId: number): Promise<string> {
   return row?.timeZone ?? 'UTC';
 }
 
+/**
+ * One formatter per time zone: building an `Intl.DateTimeFormat` costs about 100 µs, and the
+ * analytics date every message they count (it was 1 % of the server's CPU under 50 conversations).
+ * Time zones are a finite set (about 600 names), so the cache needs no bound.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The date (`YYYY-MM-DD`) of an instant in a time zone. */
 export function localDate(at: Date, timeZone: string): string {
-  // en-CA formats dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
+  let format = formatters.get(timeZone);
+  if (!format) {
+    // en-CA formats dates as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format.format(at);
 }
