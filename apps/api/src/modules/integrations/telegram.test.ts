@@ -195,11 +195,12 @@ describe('one poller per bot', () => {
     expect(await leaseOf()).toBe(held);
 
     // A process that died holding the bot: once its lease is past, this process polls it again.
-    await t.database.query(
+    // The dead lease as written: this process's poller may take the bot back before a second read.
+    const { rows } = await t.database.query<{ poller_lease: string }>(
       `UPDATE integrations SET poller_lease = gen_random_uuid(), poller_lease_until = now() - interval '1 second'
-        WHERE kind = 'telegram' AND mode = 'polling'`,
+        WHERE kind = 'telegram' AND mode = 'polling' RETURNING poller_lease`,
     );
-    const dead = await leaseOf();
+    const dead = rows[0]!.poller_lease;
     for (let i = 0; i < 100 && (await leaseOf()) !== held; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await leaseOf()).toBe(held);
     expect(dead).not.toBe(held);
