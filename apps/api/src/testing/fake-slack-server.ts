@@ -79,6 +79,16 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     const { channel: _, metadata, ...rest } = m;
     return String(args.include_all_metadata) === 'true' && metadata ? { ...rest, metadata } : rest;
   };
+  /** One page of messages as `conversations.replies` and `conversations.history` answer it. */
+  const messagePage = (list: SlackMessage[], args: Record<string, unknown>) => {
+    const { items, next_cursor } = page(list, args, fake.pageSize);
+    return {
+      ok: true,
+      messages: items.map((m) => shown(m, args)),
+      has_more: next_cursor !== '',
+      response_metadata: { next_cursor },
+    };
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -137,13 +147,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
         const thread = messages.filter(
           (m) => m.channel === args.channel && (m.ts === args.ts || m.thread_ts === args.ts),
         );
-        const { items, next_cursor } = page(thread, args, fake.pageSize);
-        return send({
-          ok: true,
-          messages: items.map((m) => shown(m, args)),
-          has_more: next_cursor !== '',
-          response_metadata: { next_cursor },
-        });
+        return send(messagePage(thread, args));
       }
       if (method === 'conversations.history') {
         const top = messages
@@ -154,13 +158,7 @@ export async function startFakeSlack(): Promise<FakeSlack> {
               Number(m.ts) > Number(args.oldest ?? 0),
           )
           .reverse();
-        const { items, next_cursor } = page(top, args, fake.pageSize);
-        return send({
-          ok: true,
-          messages: items.map((m) => shown(m, args)),
-          has_more: next_cursor !== '',
-          response_metadata: { next_cursor },
-        });
+        return send(messagePage(top, args));
       }
       if (method === 'users.conversations') {
         const channels = [...channelIds].map(([name, id]) => ({ id, name, is_channel: true }));
