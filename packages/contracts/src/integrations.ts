@@ -19,10 +19,17 @@ export type TTelegramMode = z.infer<typeof ZTelegramMode>;
 /** A user has at most this many chat integrations. */
 export const INTEGRATIONS_MAX = 20;
 
-/** The bot scopes a Cairn Slack app needs (also in the manifest). */
+/**
+ * The bot scopes a Cairn Slack app needs (also in the manifest). The history and read scopes let a
+ * retried post find the one it made before (decision 073); an app without them still posts.
+ */
 export const SLACK_BOT_SCOPES = [
   'app_mentions:read',
+  'channels:history',
+  'channels:read',
   'chat:write',
+  'groups:history',
+  'groups:read',
   'im:history',
   'im:read',
   'im:write',

@@ -52,7 +52,8 @@ export default fp(async function integrationsPlugin(
     // the rest of the batch completes.
     await Promise.all(
       jobs.map((job) =>
-        sendReply(app, job.data).catch(async (err: unknown) => {
+        // A job claimed before (retried, or taken again after its process died) may have posted.
+        sendReply(app, job.data, job.retryCount > 0).catch(async (err: unknown) => {
           app.log.warn({ err, job: job.id }, 'integration reply failed');
           await app.jobs.boss.fail(REPLY_QUEUE, job.id, { error: String(err) });
         }),

@@ -8,9 +8,11 @@ import type { IntegrationRow } from './find-integration.ts';
 import { openSecret } from './integration-secrets.ts';
 import type { ReplyJob } from './reply-job.ts';
 import { describeSlackError, slackClient } from './slack-client.ts';
+import { postToSlackOnce } from './slack-post-once.ts';
 import { slackAnswerMessage } from './slack-reply.ts';
 import { describeTelegramError, telegramApi } from './telegram-client.ts';
 import { telegramAnswerTexts } from './telegram-reply.ts';
+import { sendPartsOnce } from './telegram-send-once.ts';
 
 /** The status an owner sees: the last failure (kept with its time) or connected again. */
 export async function markIntegration(app: FastifyInstance, id: number, error: string | null) {
@@ -59,8 +61,9 @@ async function deliver(
  * A reply job: the application's answer (or the greeting) posted where the message came from — in
  * the Slack thread with its sources and feedback buttons, or to the Telegram chat. A failure is the
  * integration's last error and fails the job (the queue retries it; the answer is not asked twice).
+ * `rerun`: the job ran before, and may have posted already (decision 073).
  */
-export async function sendReply(app: FastifyInstance, job: ReplyJob) {
+export async function sendReply(app: FastifyInstance, job: ReplyJob, rerun: boolean) {
   const [row] = await app.db
     .select({ integration: integrations, application: applications })
     .from(integrations)
@@ -69,12 +72,14 @@ export async function sendReply(app: FastifyInstance, job: ReplyJob) {
   if (!row) return; // deleted meanwhile
   const { integration, application } = row;
   const target = job.target;
+  const reply = { uuid: job.answerUuid, rerun };
 
   if (job.type === 'greeting') {
     if (target.kind !== 'telegram') return;
     const text = await greetingOf(app.db, application.id, application.name);
     await deliver(app, integration, job, async (token) => {
-      await (await telegramApi(app.config, token)).sendMessage(target.chatId, text);
+      const api = await telegramApi(app.config, token);
+      await sendPartsOnce(app, integration.id, reply, [text], (part) => api.sendMessage(target.chatId, part));
     });
     return;
   }
@@ -84,23 +89,29 @@ export async function sendReply(app: FastifyInstance, job: ReplyJob) {
   if (target.kind === 'slack') {
     const message = slackAnswerMessage(answer);
     await deliver(app, integration, job, async (token) => {
-      await (await slackClient(app.config, token, app.log)).chat.postMessage({
-        channel: target.channel,
-        thread_ts: target.threadTs,
-        text: message.text,
-        blocks: message.blocks,
-        unfurl_links: false,
-      });
+      await postToSlackOnce(
+        await slackClient(app.config, token, app.log),
+        app.log,
+        { channel: target.channel, thread_ts: target.threadTs, text: message.text, blocks: message.blocks },
+        { type: 'cairn_reply', id: job.answerUuid, rerun, integration: integration.uuid },
+      );
     });
   } else {
     await deliver(app, integration, job, async (token) => {
       const api = await telegramApi(app.config, token);
-      const [first, ...rest] = telegramAnswerTexts(answer);
-      await api.sendMessage(target.chatId, first!, {
-        reply_parameters: { message_id: target.messageId, allow_sending_without_reply: true },
-        link_preview_options: { is_disabled: true },
+      await sendPartsOnce(app, integration.id, reply, telegramAnswerTexts(answer), async (text, index) => {
+        // The first part answers the question; the rest follow it.
+        await api.sendMessage(
+          target.chatId,
+          text,
+          index === 0
+            ? {
+                reply_parameters: { message_id: target.messageId, allow_sending_without_reply: true },
+                link_preview_options: { is_disabled: true },
+              }
+            : undefined,
+        );
       });
-      for (const text of rest) await api.sendMessage(target.chatId, text);
     });
   }
 }

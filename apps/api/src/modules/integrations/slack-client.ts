@@ -50,6 +50,10 @@ export async function slackClient(
 const isPlatformError = (error: unknown) =>
   slackModule !== undefined && error instanceof slackModule.WebAPIPlatformError;
 
+/** The code of a refusal by Slack itself (`missing_scope`, `channel_not_found`…); null for any other failure. */
+export const slackErrorCode = (error: unknown): string | null =>
+  isPlatformError(error) ? (error as { data: { error: string } }).data.error : null;
+
 /** Slack's refusals of a token, as a person reads them. */
 const TOKEN_ERRORS: Record<string, string> = {
   invalid_auth: 'Slack does not accept this token (invalid_auth).',
@@ -61,10 +65,8 @@ const TOKEN_ERRORS: Record<string, string> = {
 
 /** A failure of a Slack call, in words (kept as the integration's last error). */
 export function describeSlackError(error: unknown): string {
-  if (isPlatformError(error)) {
-    const code = (error as { data: { error: string } }).data.error;
-    return TOKEN_ERRORS[code] ?? `Slack answered: ${code}.`;
-  }
+  const code = slackErrorCode(error);
+  if (code !== null) return TOKEN_ERRORS[code] ?? `Slack answered: ${code}.`;
   return `Slack could not be reached: ${error instanceof Error ? error.message : String(error)}`;
 }
 

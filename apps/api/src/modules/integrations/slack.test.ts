@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { type FakeSlack, startFakeSlack } from '../../testing/fake-slack-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
+import { sendReply } from './send-reply.ts';
 import { slackSignature } from './slack-signature.ts';
 
 const BOT_TOKEN = 'xoxb-1111-2222-abcdefghijkl';
@@ -117,6 +119,10 @@ describe('Slack integrations API', () => {
     const manifest = JSON.parse(res.body.manifest);
     expect(manifest.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['app_mentions:read', 'chat:write', 'im:history', 'im:read']),
+    );
+    // A retried post reads the thread or channel for its earlier self (decision 073).
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:history', 'groups:history', 'channels:read', 'groups:read']),
     );
     expect(manifest.settings.event_subscriptions).toEqual({
       request_url: res.body.events_url,
@@ -414,6 +420,92 @@ describe('Slack events URL', () => {
       last_error: failed.last_error,
       last_error_at: failed.last_error_at,
     });
+  });
+});
+
+describe('a reply job run again after Slack took its post (decision 073)', () => {
+  /** The reply job of a thread once pg-boss settled it (completed or given up). */
+  async function settledJob(threadKey: string): Promise<{ state: string; data: ReplyJob }> {
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await t.database.query<{ state: string; data: ReplyJob }>(
+        "SELECT state, data FROM pgboss.job WHERE name = $1 AND data->>'threadKey' = $2",
+        [REPLY_QUEUE, threadKey],
+      );
+      if (rows[0] && ['completed', 'failed'].includes(rows[0].state)) return rows[0];
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the reply job of ${threadKey} never settled`);
+  }
+  const inThread = (threadTs: string) => slack.messages.filter((m) => m.thread_ts === threadTs);
+  const postsSince = (since: number) =>
+    slack.calls.slice(since).filter((c) => c.method === 'chat.postMessage');
+
+  it('finds the post whose answer was lost in the thread, page by page, and posts nothing more', async () => {
+    const threadTs = '1700000300.000100';
+    // The thread already holds the question and a person's reply: the bot's post is on the third page.
+    slack.messages.push(
+      { channel: 'C7', ts: threadTs, text: '<@UBOT> Is the warranty transferable?' },
+      { channel: 'C7', ts: '1700000301.000100', thread_ts: threadTs, text: 'good question' },
+    );
+    slack.pageSize = 1;
+    slack.loseNextAnswer('chat.postMessage');
+    const since = slack.calls.length;
+    try {
+      await slackPost(integration.events_url, mention('Ev30', '<@UBOT> Warranty?', threadTs));
+      const job = await settledJob(`C7:${threadTs}`);
+      expect(job.state).toBe('completed');
+    } finally {
+      slack.pageSize = 1000;
+    }
+    const reads = slack.calls.slice(since).filter((c) => c.method === 'conversations.replies');
+    expect(reads.map((c) => c.args.cursor)).toEqual([undefined, '1', '2']);
+    expect(reads[0]!.args).toMatchObject({ channel: 'C7', ts: threadTs, include_all_metadata: 'true' });
+    expect(postsSince(since)).toHaveLength(1);
+    const posted = inThread(threadTs).filter((m) => m.metadata);
+    expect(posted).toHaveLength(1);
+    const answerUuid = (await settledJob(`C7:${threadTs}`)).data.answerUuid;
+    expect(posted[0]!.metadata).toEqual({ event_type: 'cairn_reply', event_payload: { id: answerUuid } });
+    const shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token }))
+      .body;
+    expect(shown.status).toBe('connected');
+  });
+
+  it('run twice in a row, posts once; a first run never reads the thread', async () => {
+    const threadTs = '1700000100.000100'; // the direct message answered above, through the queue
+    const { data } = await settledJob(`D9:${threadTs}`);
+    expect(inThread(threadTs)).toHaveLength(1);
+    const since = slack.calls.length;
+    await sendReply(t.app, data, true);
+    expect(postsSince(since)).toHaveLength(0);
+    expect(slack.calls.slice(since).map((c) => c.method)).toEqual(['conversations.replies']);
+    expect(inThread(threadTs)).toHaveLength(1);
+  });
+
+  it('an app installed without the history scopes answers once, and a re-run posts rather than fails', async () => {
+    slack.withoutHistory.add(BOT_TOKEN);
+    try {
+      const threadTs = '1700000400.000100';
+      const since = slack.calls.length;
+      await slackPost(integration.events_url, mention('Ev40', '<@UBOT> Warranty?', threadTs));
+      const { state, data } = await settledJob(`C7:${threadTs}`);
+      expect(state).toBe('completed');
+      expect(inThread(threadTs)).toHaveLength(1);
+      expect(slack.calls.slice(since).map((c) => c.method)).not.toContain('conversations.replies');
+
+      // A re-run cannot look (missing_scope): it posts, as before this decision, and the bot stays connected.
+      const rerun = slack.calls.length;
+      await sendReply(t.app, data, true);
+      expect(slack.calls.slice(rerun).map((c) => c.method)).toEqual([
+        'conversations.replies',
+        'chat.postMessage',
+      ]);
+      expect(inThread(threadTs)).toHaveLength(2);
+      const shown = (await t.call('GET', `/api/integrations/${integration.uuid}/`, { token: owner.token }))
+        .body;
+      expect(shown.status).toBe('connected');
+    } finally {
+      slack.withoutHistory.delete(BOT_TOKEN);
+    }
   });
 });
 

@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../testing/fake-telegram-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { telegramModeFor } from './telegram-client.ts';
+import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
+import { sendReply } from './send-reply.ts';
+import { telegramApi, telegramModeFor } from './telegram-client.ts';
 import { createTelegramPoller } from './telegram-poller.ts';
+import { sendPartsOnce } from './telegram-send-once.ts';
 
 const POLLED = '123456:AAFpolledpolledpolledpolled';
 const PUSHED = '654321:AAFpushedpushedpushedpushed';
@@ -125,6 +129,52 @@ describe('Telegram with long polling (PUBLIC_URL is local)', () => {
   });
 });
 
+describe('a Telegram reply run again (decision 073)', () => {
+  const sentSince = (since: number) =>
+    tg.calls.slice(since).filter((c) => c.method === 'sendMessage' && c.token === POLLED);
+  const integrationId = async () =>
+    (
+      await t.database.query<{ id: number }>(
+        "SELECT id FROM integrations WHERE kind = 'telegram' AND bot_name = '@polled_bot'",
+      )
+    ).rows[0]!.id;
+
+  it('sends nothing again when run after Telegram took its parts', async () => {
+    const { rows } = await t.database.query<{ data: ReplyJob }>(
+      "SELECT data FROM pgboss.job WHERE name = $1 AND state = 'completed' AND data->>'threadKey' = '4242'",
+      [REPLY_QUEUE],
+    );
+    // The greeting and the answer of the chat above, each run again as after a crash.
+    expect(rows.map((r) => r.data.type).sort()).toEqual(['greeting', 'question']);
+    const since = tg.calls.length;
+    for (const { data } of rows) await sendReply(t.app, data, true);
+    expect(sentSince(since)).toEqual([]);
+  });
+
+  it('sends only the parts not yet taken when a long reply was cut short', async () => {
+    const id = await integrationId();
+    const api = await telegramApi(t.config, POLLED);
+    const reply = { uuid: randomUUID(), rerun: false };
+    const parts = ['part one', 'part two', 'part three'];
+    const since = tg.calls.length;
+    // The process dies after Telegram took two parts.
+    await expect(
+      sendPartsOnce(t.app, id, reply, parts, async (text, index) => {
+        if (index === 2) throw new Error('killed');
+        await api.sendMessage(4250, text);
+      }),
+    ).rejects.toThrow('killed');
+    await sendPartsOnce(t.app, id, { ...reply, rerun: true }, parts, (text) => api.sendMessage(4250, text));
+    expect(sentSince(since).map((c) => c.params.text)).toEqual(parts);
+    // Another reply's parts are its own.
+    const other = tg.calls.length;
+    await sendPartsOnce(t.app, id, { uuid: randomUUID(), rerun: true }, ['other'], (text) =>
+      api.sendMessage(4250, text),
+    );
+    expect(sentSince(other).map((c) => c.params.text)).toEqual(['other']);
+  });
+});
+
 describe('one poller per bot', () => {
   const leaseOf = async () =>
     (
@@ -145,11 +195,12 @@ describe('one poller per bot', () => {
     expect(await leaseOf()).toBe(held);
 
     // A process that died holding the bot: once its lease is past, this process polls it again.
-    await t.database.query(
+    // The dead lease as written: this process's poller may take the bot back before a second read.
+    const { rows } = await t.database.query<{ poller_lease: string }>(
       `UPDATE integrations SET poller_lease = gen_random_uuid(), poller_lease_until = now() - interval '1 second'
-        WHERE kind = 'telegram' AND mode = 'polling'`,
+        WHERE kind = 'telegram' AND mode = 'polling' RETURNING poller_lease`,
     );
-    const dead = await leaseOf();
+    const dead = rows[0]!.poller_lease;
     for (let i = 0; i < 100 && (await leaseOf()) !== held; i++) await new Promise((r) => setTimeout(r, 50));
     expect(await leaseOf()).toBe(held);
     expect(dead).not.toBe(held);

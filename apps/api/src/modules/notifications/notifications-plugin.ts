@@ -50,7 +50,9 @@ export default fp(async function notificationsPlugin(app: FastifyInstance) {
     await sendDueDigests(app);
   });
   await app.jobs.work<SlackJob>(SLACK_QUEUE, { batchSize: 1 }, async (jobs) => {
-    await Promise.all(jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId)));
+    await Promise.all(
+      jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId, job.retryCount > 0)),
+    );
   });
   await app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
     for (const job of jobs) await runEmailJob(app, job.data);

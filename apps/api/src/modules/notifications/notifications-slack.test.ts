@@ -2,6 +2,7 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeSlack, startFakeSlack } from '../../testing/fake-slack-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { deliverNotificationSlack, SlackPostError } from './deliver-slack.ts';
 
 /** The Slack channel: a notification posted through the owner's Slack integration, to a real (fake) Slack. */
 
@@ -95,6 +96,65 @@ describe('Slack notifications', () => {
     expect(t.outbox().filter((m) => m.subject.startsWith('A knowledge item'))).toEqual([]);
     const bell = await t.call('GET', '/api/notifications/', { token: owner.token });
     expect(bell.body).toEqual({ unread_count: 0, results: [] });
+  });
+
+  it('a job run again after Slack took its post finds it in the named channel and posts nothing more', async () => {
+    await t.call('PUT', '/api/notification-profile/', {
+      token: owner.token,
+      json: withSlack({ integration_uuid: integrationUuid, channel: '#alerts' }),
+    });
+    const { rows } = await t.database.query<{ id: number; uuid: string }>(
+      `INSERT INTO notifications (owner_id, event, title, body)
+       VALUES ($1, 'knowledge_failed', 'A knowledge item could not be indexed: x.pdf', 'Unreadable')
+       RETURNING id, uuid`,
+      [owner.user.id],
+    );
+    const notification = rows[0]!;
+    const posts = () => slack.messages.filter((m) => m.metadata?.event_payload.id === notification.uuid);
+    // Slack takes the post, and the answer is lost (the process died before it marked the job done).
+    slack.loseNextAnswer('chat.postMessage');
+    await expect(deliverNotificationSlack(t.app, notification.id, false)).rejects.toThrow(SlackPostError);
+    expect(posts()).toHaveLength(1);
+
+    // Read page by page: the channel's ID from the bot's channels (#support is there too), then its history.
+    slack.pageSize = 1;
+    const since = slack.calls.length;
+    try {
+      expect(await deliverNotificationSlack(t.app, notification.id, true)).toBe(true);
+    } finally {
+      slack.pageSize = 1000;
+    }
+    const calls = slack.calls.slice(since);
+    expect(calls.map((c) => c.method)).not.toContain('chat.postMessage');
+    const names = calls.filter((c) => c.method === 'users.conversations');
+    expect(names.map((c) => c.args.cursor)).toEqual([undefined, '1']);
+    const history = calls.filter((c) => c.method === 'conversations.history');
+    expect(history[0]!.args).toMatchObject({ channel: posts()[0]!.channel, include_all_metadata: 'true' });
+    // Only since the notification was recorded (less Slack's clock margin), not the channel's whole past.
+    expect(Number(history[0]!.args.oldest)).toBeGreaterThan(Date.now() / 1000 - 3600);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.metadata!.event_type).toBe('cairn_notification');
+
+    // An app installed without the history scopes: a first run posts once and reads nothing; a
+    // re-run cannot look, and posts rather than fails.
+    slack.withoutHistory.add(BOT_TOKEN);
+    try {
+      const { rows: more } = await t.database.query<{ id: number; uuid: string }>(
+        `INSERT INTO notifications (owner_id, event, title) VALUES ($1, 'knowledge_failed', 'Another') RETURNING id, uuid`,
+        [owner.user.id],
+      );
+      const first = slack.calls.length;
+      expect(await deliverNotificationSlack(t.app, more[0]!.id, false)).toBe(true);
+      expect(slack.calls.slice(first).map((c) => c.method)).toEqual(['chat.postMessage']);
+      expect(await deliverNotificationSlack(t.app, more[0]!.id, true)).toBe(true);
+      expect(slack.calls.slice(first).map((c) => c.method)).toEqual([
+        'chat.postMessage',
+        'users.conversations',
+        'chat.postMessage',
+      ]);
+    } finally {
+      slack.withoutHistory.delete(BOT_TOKEN);
+    }
   });
 
   it('"send a test to Slack" posts at once to the chosen channel; without one it says what to do', async () => {

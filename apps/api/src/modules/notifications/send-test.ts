@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { NOTIFICATION_EVENT_LABELS } from '@cairn/contracts/notifications';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
@@ -17,11 +18,16 @@ export async function sendTest(
   if (channel === 'slack') {
     let posted: boolean;
     try {
-      posted = await postToOwnerSlack(app, user.id, {
-        title: 'Test message from Cairn',
-        body: 'This is how Cairn tells this channel that something needs you.',
-        url: new URL('/settings/notification-profile', app.config.publicUrl).href,
-      });
+      posted = await postToOwnerSlack(
+        app,
+        user.id,
+        {
+          title: 'Test message from Cairn',
+          body: 'This is how Cairn tells this channel that something needs you.',
+          url: new URL('/settings/notification-profile', app.config.publicUrl).href,
+        },
+        { id: randomUUID(), rerun: false },
+      );
     } catch (error) {
       if (error instanceof SlackPostError) throw new AppError('unavailable', error.message);
       throw error;
