@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { API_KEY_NAME_MAX, API_KEY_RPM_DEFAULT, API_KEY_RPM_MAX, API_KEY_RPM_MIN } from './api-key-limits.ts';
 import { oneLine } from './text.ts';
 
-export {
-  API_KEY_NAME_MAX,
-  API_KEY_PREFIX,
-  API_KEY_RPM_DEFAULT,
-  API_KEY_RPM_MAX,
-  API_KEY_RPM_MIN,
-  API_KEYS_MAX,
-} from './api-key-limits.ts';
+export * from './api-key-limits.ts';
 
 export const ZApiKey = z.object({
   uuid: z.uuid(),

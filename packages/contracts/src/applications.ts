@@ -31,15 +31,7 @@ export const ZLlmModel = z.object({
 });
 export type TLlmModel = z.infer<typeof ZLlmModel>;
 
-export {
-  INSTRUCTIONS_MAX,
-  NO_ANSWER_MESSAGE_MAX,
-  RETENTION_DAYS_MAX,
-  RETENTION_DAYS_MIN,
-  STRICTNESS_LEVELS,
-  TEMPERATURE_MAX,
-  TEMPERATURE_MIN,
-} from './application-limits.ts';
+export * from './application-limits.ts';
 export const ZStrictness = z.enum(STRICTNESS_LEVELS);
 export type TStrictness = z.infer<typeof ZStrictness>;
 

@@ -5,7 +5,7 @@ import { freeText, oneLine } from './text.ts';
 export const KNOWLEDGE_ITEM_TYPES = ['file', 'text', 'url', 'qa'] as const;
 export const KNOWLEDGE_ITEM_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
 
-export { KNOWLEDGE_FILE_ACCEPT, KNOWLEDGE_FILE_EXTENSIONS, KNOWLEDGE_LIMITS } from './knowledge-limits.ts';
+export * from './knowledge-limits.ts';
 
 export const ZKnowledgeItemType = z.enum(KNOWLEDGE_ITEM_TYPES);
 export const ZKnowledgeItemStatus = z.enum(KNOWLEDGE_ITEM_STATUSES);

@@ -3,7 +3,7 @@ import { ZModelType } from './applications.ts';
 import { PROVIDER_KIND_VALUES, type TProviderKind } from './provider-kinds.ts';
 import { oneLine } from './text.ts';
 
-export { PROVIDER_KIND_LABELS, PROVIDER_KIND_VALUES, type TProviderKind } from './provider-kinds.ts';
+export * from './provider-kinds.ts';
 export const ZProviderKind = z.enum(PROVIDER_KIND_VALUES, {
   error: `Choose one of: ${PROVIDER_KIND_VALUES.join(', ')}`,
 });
