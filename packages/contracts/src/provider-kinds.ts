@@ -1,4 +1,7 @@
-/** Which wire protocol a provider speaks (OpenAI, Ollama and "compatible" share chat-completions). No zod: the models page imports these in the browser. */
+/**
+ * Which wire protocol a provider speaks (OpenAI, Ollama and "compatible" share chat-completions).
+ * No zod here: the models page imports these in the browser.
+ */
 export const PROVIDER_KIND_VALUES = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;
 export type TProviderKind = (typeof PROVIDER_KIND_VALUES)[number];
 
