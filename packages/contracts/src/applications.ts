@@ -1,5 +1,14 @@
 import { z } from 'zod';
 import { MESSAGES } from './accounts.ts';
+import {
+  INSTRUCTIONS_MAX,
+  NO_ANSWER_MESSAGE_MAX,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
+  STRICTNESS_LEVELS,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from './application-limits.ts';
 import { ZKnowledgeItemsForm } from './knowledge.ts';
 import { freeText, oneLine } from './text.ts';
 
@@ -22,22 +31,10 @@ export const ZLlmModel = z.object({
 });
 export type TLlmModel = z.infer<typeof ZLlmModel>;
 
-/**
- * How strictly answers stay within the knowledge:
- * - `strict`: answer only from the retrieved passages; say so when they do not hold the answer.
- * - `balanced`: prefer the passages; general knowledge may fill gaps, marked as such.
- * - `relaxed`: use the passages as context and answer freely.
- */
-export const STRICTNESS_LEVELS = ['strict', 'balanced', 'relaxed'] as const;
+export * from './application-limits.ts';
 export const ZStrictness = z.enum(STRICTNESS_LEVELS);
 export type TStrictness = z.infer<typeof ZStrictness>;
 
-export const INSTRUCTIONS_MAX = 4000;
-export const NO_ANSWER_MESSAGE_MAX = 1000;
-export const RETENTION_DAYS_MIN = 1;
-export const RETENTION_DAYS_MAX = 3650;
-export const TEMPERATURE_MIN = 0;
-export const TEMPERATURE_MAX = 2;
 export const DEFAULT_APPLICATION_SETTINGS = {
   instructions: '',
   temperature: 0.2,

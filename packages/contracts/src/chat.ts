@@ -1,29 +1,25 @@
 import { z } from 'zod';
+import { MESSAGE_MAX, MESSAGE_STATUSES } from './message-rules.ts';
 import { freeText, oneLine } from './text.ts';
+
+export {
+  ASSISTANT_SENDER,
+  isFinalStatus,
+  isInProgress,
+  isVisitorSender,
+  MESSAGE_MAX,
+  MESSAGE_STATUSES,
+  SENDER_PREFIX,
+  senderIdentifierOf,
+  type TMessageStatus,
+} from './message-rules.ts';
 
 /** The placeholder draft chatroom (spec §3, §9): a local draft until its first message is sent. */
 export const NEW_CHAT_ID = 'new_chat';
 export const NEW_CHAT_NAME = 'New Chat';
-/** Prefix of a registered user's sender identifier: `reg_<id>` (spec §3). */
-export const SENDER_PREFIX = 'reg';
-/** The sender identifier of every answer written by the application's assistant. */
-export const ASSISTANT_SENDER = 'assistant';
-
-export const MESSAGE_MAX = 8000;
 export const CHATROOM_NAME_MAX = 60;
 
-export const senderIdentifierOf = (userId: number) => `${SENDER_PREFIX}_${userId}`;
-
-/**
- * A visitor, for the conversation log and analytics, is whoever wrote a message other than the
- * assistant and the owner: its sender identifier as stored (`visitor_<uuid>` in the widget,
- * `slack_<user>`, `telegram_<user>`, `api_<key uuid>` and `mcp_<key uuid>` for callers of a key).
- */
-export const isVisitorSender = (senderIdentifier: string) =>
-  senderIdentifier !== ASSISTANT_SENDER && !senderIdentifier.startsWith(`${SENDER_PREFIX}_`);
-
-export const ZMessageStatus = z.enum(['pending', 'streaming', 'complete', 'stopped', 'failed']);
-export type TMessageStatus = z.infer<typeof ZMessageStatus>;
+export const ZMessageStatus = z.enum(MESSAGE_STATUSES);
 export const ZFeedback = z.enum(['up', 'down']);
 export type TFeedback = z.infer<typeof ZFeedback>;
 

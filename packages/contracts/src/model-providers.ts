@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { ZModelType } from './applications.ts';
+import { PROVIDER_KIND_VALUES, type TProviderKind } from './provider-kinds.ts';
 import { oneLine } from './text.ts';
 
-/** Which wire protocol a provider speaks (OpenAI, Ollama and "compatible" share chat-completions). */
-export const PROVIDER_KIND_VALUES = ['openai', 'anthropic', 'ollama', 'openai_compatible'] as const;
+export * from './provider-kinds.ts';
 export const ZProviderKind = z.enum(PROVIDER_KIND_VALUES, {
   error: `Choose one of: ${PROVIDER_KIND_VALUES.join(', ')}`,
 });
-export type TProviderKind = z.infer<typeof ZProviderKind>;
-
-export const PROVIDER_KIND_LABELS: Record<TProviderKind, string> = {
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  ollama: 'Ollama',
-  openai_compatible: 'OpenAI-compatible',
-};
 
 /** Kinds whose hosted API always needs a key; Ollama and compatible servers often run without one. */
 export const KEY_REQUIRED_KINDS: readonly TProviderKind[] = ['openai', 'anthropic'];

@@ -38,8 +38,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<TWebhookEventType, string> = {
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_URL_MAX = 2000;
 export const WEBHOOK_DESCRIPTION_MAX = 500;
-/** A user has at most this many webhooks. */
-export const WEBHOOKS_MAX = 20;
+export * from './webhook-limits.ts';
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const WEBHOOK_ROTATION_HOURS = 24;
 /** Bytes of a receiver's answer kept with each attempt. */

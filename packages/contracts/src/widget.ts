@@ -19,9 +19,7 @@ export const VISITOR_TOKEN_PREFIX = 'cwv1.';
 export const VISITOR_TOKEN_TTL_SECONDS = 60 * 60;
 /** An expired token may still be renewed (same visitor, same conversation) for this long. */
 export const VISITOR_TOKEN_RENEW_WINDOW_SECONDS = 7 * 24 * 60 * 60;
-/** Prefix of a visitor's sender identifier: `visitor_<uuid>`. */
-export const VISITOR_SENDER_PREFIX = 'visitor';
-export const visitorSenderOf = (visitorUuid: string) => `${VISITOR_SENDER_PREFIX}_${visitorUuid}`;
+export { VISITOR_SENDER_PREFIX, visitorSenderOf } from './message-rules.ts';
 
 export { WIDGET_LIMITS } from './widget-limits.ts';
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { TRealtimeEventName } from '@cairn/contracts/realtime';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
 
-/** Event names of the realtime socket (spec §3). */
-export type EventName = 'message' | 'kb_updates' | 'notification';
+/** Event names of the realtime socket (spec §3), as the web app reads them too. */
+export type EventName = TRealtimeEventName;
 export interface RealtimeEvent {
   event: EventName;
   data: unknown;

@@ -1,3 +1,4 @@
+import { API_KEYS_MAX } from '@cairn/contracts/api-key-limits';
 import { KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { FetcherAnswer, useEverShown } from '../components/fetcher-answer';
@@ -18,7 +19,6 @@ import { McpUsage } from '../features/api-keys/mcp-usage';
 import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widget.server';
 import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
-import { API_KEYS_MAX } from '../lib/contract-constants';
 import { webLoadContext } from '../lib/load-context';
 import { toast } from '../lib/toast';
 import type { Route } from './+types/api-keys-and-widget';

@@ -1,4 +1,5 @@
 import type { TChatroomMessages, TSource } from '@cairn/contracts/chat';
+import { isInProgress, senderIdentifierOf } from '@cairn/contracts/message-rules';
 import { ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, useNavigation, useParams } from 'react-router';
@@ -14,7 +15,6 @@ import { MessageItem } from '../features/chat/message-item';
 import { useChat } from '../features/chat/use-chat';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
-import { senderIdentifierOf } from '../lib/contract-constants';
 import { NEW_CHAT_ID, NEW_CHAT_NAME } from '../lib/utils';
 import type { Route } from './+types/messages';
 import { useNavigationData } from './default-layout';
@@ -83,9 +83,7 @@ export default function Messages({ loaderData }: Route.ComponentProps) {
     end.current?.scrollIntoView({ block: 'end' });
   }, [chat.messages.length, last?.message.length]);
 
-  const inProgress = chat.messages.find(
-    (m) => !m.local && (m.status === 'pending' || m.status === 'streaming'),
-  );
+  const inProgress = chat.messages.find((m) => !m.local && isInProgress(m));
 
   return (
     <div className="mx-auto flex min-h-[calc(100dvh-6.5rem)] max-w-3xl flex-col md:min-h-[calc(100dvh-4rem)]">

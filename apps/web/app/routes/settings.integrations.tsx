@@ -1,3 +1,4 @@
+import { WEBHOOKS_MAX } from '@cairn/contracts/webhook-limits';
 import { AlertCircleIcon, PlusIcon, WebhookIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
@@ -17,7 +18,6 @@ import {
   webhooksAction,
 } from '../features/integrations/webhooks.server';
 import { apiFor } from '../lib/api.server';
-import { WEBHOOKS_MAX } from '../lib/contract-constants';
 import { toast } from '../lib/toast';
 import type { Route } from './+types/settings.integrations';
 import { useNavigationData } from './default-layout';

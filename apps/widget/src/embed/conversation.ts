@@ -1,3 +1,5 @@
+import { applyDelta, upsertMessages } from '@cairn/contracts/chat-merge';
+import { isInProgress } from '@cairn/contracts/message-rules';
 import type { TWidgetConversation, TWidgetEvent, TWidgetMessage } from '@cairn/contracts/widget';
 
 /** What the chat shows: one conversation of this visitor (none before the first message). */
@@ -8,34 +10,21 @@ export interface ConversationState {
 
 export const EMPTY: ConversationState = { conversation: null, messages: [] };
 
-/** Adds or replaces messages by uuid, keeping the order they were written in. */
-export function mergeMessages(messages: TWidgetMessage[], incoming: TWidgetMessage[]): TWidgetMessage[] {
-  const next = [...messages];
-  for (const message of incoming) {
-    const at = next.findIndex((m) => m.uuid === message.uuid);
-    if (at === -1) next.push(message);
-    // A late event never rolls back a newer run or a finished text.
-    else if (!isOlder(message, next[at]!)) next[at] = message;
-  }
-  return next.sort((a, b) => a.created_at.localeCompare(b.created_at));
-}
+/** Written order: the visitor's messages carry no id, only when they were written. */
+const byCreatedAt = (a: TWidgetMessage, b: TWidgetMessage) => a.created_at.localeCompare(b.created_at);
 
-function isOlder(incoming: TWidgetMessage, held: TWidgetMessage): boolean {
-  if (incoming.run !== held.run) return incoming.run < held.run;
-  const done = (m: TWidgetMessage) => m.status !== 'pending' && m.status !== 'streaming';
-  if (done(incoming)) return false;
-  // A snapshot taken before deltas already applied (the send's own answer) is older too.
-  return done(held) || incoming.text.length < held.text.length;
-}
+/** Adds or replaces messages by uuid (a late copy never rolls back a newer one), in written order. */
+export const mergeMessages = (messages: TWidgetMessage[], incoming: TWidgetMessage[]): TWidgetMessage[] =>
+  upsertMessages('text', messages, incoming, byCreatedAt);
 
 /** The conversation an event of the visitor's stream is about. */
 export const conversationOf = (event: TWidgetEvent) =>
   event.kind === 'conversation' ? event.conversation.uuid : event.conversation_uuid;
 
 /**
- * Applies one event of the visitor's stream. Returns `'refetch'` when the event cannot be applied
- * (a delta that does not continue the text held), as the owner's app does: the conversation is then
- * read again.
+ * Applies one event of the visitor's stream by the rules the owner's app follows too
+ * (`@cairn/contracts/chat-merge`). Returns `'refetch'` when the event cannot be applied (a delta
+ * that does not continue the text held): the conversation is then read again.
  */
 export function applyEvent(state: ConversationState, event: TWidgetEvent): ConversationState | 'refetch' {
   // Before its first message is answered (or after "new conversation") the chat holds none: the
@@ -44,23 +33,16 @@ export function applyEvent(state: ConversationState, event: TWidgetEvent): Conve
   if (!state.conversation || conversationOf(event) !== state.conversation.uuid) return state;
   if (event.kind === 'conversation') return { ...state, conversation: event.conversation };
   if (event.kind === 'delta') {
-    const held = state.messages.find((m) => m.uuid === event.message_uuid);
-    if (!held || held.run !== event.run || held.text.length !== event.offset) {
-      return held && held.run === event.run && held.text.length > event.offset ? state : 'refetch';
-    }
-    return {
-      ...state,
-      messages: state.messages.map((m) =>
-        m === held ? { ...m, text: m.text + event.delta, status: 'streaming' } : m,
-      ),
-    };
+    const { messages, gap } = applyDelta('text', state.messages, event);
+    if (gap) return 'refetch';
+    return messages === state.messages ? state : { ...state, messages };
   }
   return { ...state, messages: mergeMessages(state.messages, [event.message]) };
 }
 
 /** An answer is still being written. */
 export const isAnswering = (state: ConversationState) =>
-  state.messages.some((m) => m.role === 'assistant' && (m.status === 'pending' || m.status === 'streaming'));
+  state.messages.some((m) => m.role === 'assistant' && isInProgress(m));
 
 /**
  * The stream's events kept while a send is under way: a new conversation's answer starts streaming

@@ -1,6 +1,6 @@
+import { API_KEY_PREFIX } from '@cairn/contracts/api-key-limits';
 import type * as React from 'react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
-import { API_KEY_PREFIX } from '../../lib/contract-constants';
 import { apiSnippets, KEY_ENV, type Snippet, type SnippetValues } from './api-snippets';
 import { CopyButton } from './copy-button';
 

@@ -1,5 +1,6 @@
 import type { TUnansweredQuestion } from '@cairn/contracts/attention';
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge-limits';
 import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
 import { Fragment, useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
@@ -18,7 +19,6 @@ import {
 } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Textarea } from '../../components/ui/textarea';
-import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { toast } from '../../lib/toast';
 import { RelativeTime } from '../chat/relative-time';
 import type { AttentionActionData } from './attention.server';

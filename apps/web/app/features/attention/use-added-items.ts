@@ -36,7 +36,7 @@ export function useAddedItems(applicationUuid: string) {
     setAdded([]);
   }
 
-  useRealtime<TKbUpdateEvent>('kb_updates', {
+  useRealtime('kb_updates', {
     onReady: () => {
       for (const item of added.filter((a) => !settled(a))) {
         request<TKnowledgeItemDetail>('GET', `/api/applications/${applicationUuid}/knowledge/${item.uuid}/`)

@@ -1,35 +1,23 @@
 import { isInSidebar, type TChatroom, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
-import { VISITOR_SENDER_PREFIX } from '../../lib/contract-constants';
+import { applyDelta, upsertMessages } from '@cairn/contracts/chat-merge';
+import { VISITOR_SENDER_PREFIX } from '@cairn/contracts/message-rules';
 
 /** A message as the view holds it: the server's, or a local one still being sent (or failed to). */
 export interface ChatMessage extends TMessage {
   local?: { state: 'sending' | 'failed'; error?: string };
 }
 
-const FINAL = new Set(['complete', 'stopped', 'failed']);
-export const isInProgress = (m: TMessage) => m.status === 'pending' || m.status === 'streaming';
-
-/** Which of two copies of one message is newer: a later run, then a final status, then more text. */
-function newer(a: TMessage, b: TMessage): TMessage {
-  if (a.run !== b.run) return a.run > b.run ? a : b;
-  if (FINAL.has(a.status) !== FINAL.has(b.status)) return FINAL.has(a.status) ? a : b;
-  if (FINAL.has(a.status) && FINAL.has(b.status)) return a.updated_at >= b.updated_at ? a : b;
-  return a.message.length >= b.message.length ? a : b;
-}
+/** The list's order: as the server stored them (ids grow), local unsent messages last. */
+const byId = (a: TMessage, b: TMessage) => a.id - b.id;
+const serverOnly = (messages: ChatMessage[]): TMessage[] => messages.filter((m) => !m.local);
 
 /**
  * Merges the server's list (a load or a catch-up after a reconnect) into what the view holds:
- * each message once (by uuid), the newer copy kept, local unsent messages kept at the end.
+ * each message once (by uuid), the newer copy kept (`@cairn/contracts/chat-merge`), local unsent
+ * messages kept at the end unless the list holds their stored copy.
  */
 export function mergeMessages(current: ChatMessage[], incoming: TMessage[]): ChatMessage[] {
-  const byUuid = new Map(current.filter((m) => !m.local).map((m) => [m.uuid, m] as const));
-  const merged: ChatMessage[] = incoming.map((m) => {
-    const held = byUuid.get(m.uuid);
-    return held ? newer(held, m) : m;
-  });
-  const known = new Set(merged.map((m) => m.uuid));
-  for (const m of current) if (!m.local && !known.has(m.uuid)) merged.push(m);
-  merged.sort((a, b) => a.id - b.id);
+  const merged = upsertMessages('message', serverOnly(current), incoming, byId);
   const locals = current.filter((m) => m.local && !merged.some((s) => sameSend(m, s)));
   return [...merged, ...locals];
 }
@@ -46,61 +34,21 @@ function sameSend(local: ChatMessage, server: TMessage) {
 export type ApplyResult = { messages: ChatMessage[]; gap: boolean };
 
 /**
- * Applies one realtime event of this chatroom. Deltas are applied only at their exact offset, so
- * a repeated delta changes nothing and a missing one is reported as a gap (the caller refetches).
+ * Applies one realtime event of this chatroom by the rules shared with the widget
+ * (`@cairn/contracts/chat-merge`): a copy of a message never replaces a newer one, a delta is
+ * applied only at its exact offset and a missing one is reported as a gap (the caller refetches).
  */
 export function applyEvent(messages: ChatMessage[], event: TMessageEvent): ApplyResult {
   if (event.kind === 'created' || event.kind === 'updated') {
     const m = event.message;
-    const at = messages.findIndex((x) => x.uuid === m.uuid);
-    if (at >= 0) {
-      const next = messages.slice();
-      next[at] =
-        event.kind === 'updated'
-          ? ({ ...newerForUpdate(messages[at]!, m) } as ChatMessage)
-          : newer(messages[at]!, m);
-      return { messages: next, gap: false };
-    }
-    // The optimistic copy of this very message (the event can beat the POST's answer).
-    const local = messages.findIndex(
-      (x) =>
-        x.local?.state === 'sending' &&
-        x.message === m.message &&
-        x.sender_identifier === m.sender_identifier,
-    );
-    if (local >= 0) {
-      const next = messages.slice();
-      next[local] = m;
-      return { messages: next, gap: false };
-    }
-    const next = [...messages.filter((x) => !x.local), m].sort((a, b) => a.id - b.id);
-    return { messages: [...next, ...messages.filter((x) => x.local)], gap: false };
+    // The optimistic copy of this very message gives way to it (the event can beat the POST's answer).
+    const local = messages.some((x) => x.uuid === m.uuid) ? -1 : messages.findIndex((x) => sameSend(x, m));
+    const rest = local >= 0 ? messages.filter((_, i) => i !== local) : messages;
+    const server = upsertMessages('message', serverOnly(rest), [m], byId);
+    return { messages: [...server, ...rest.filter((x) => x.local)], gap: false };
   }
-  if (event.kind === 'delta') {
-    const at = messages.findIndex((x) => x.uuid === event.message_uuid);
-    if (at < 0) return { messages, gap: true };
-    const m = messages[at]!;
-    if (event.run < m.run || (FINAL.has(m.status) && event.run === m.run)) return { messages, gap: false };
-    const text = event.run > m.run ? '' : m.message;
-    if (event.offset < text.length) return { messages, gap: false };
-    if (event.offset > text.length) return { messages, gap: true };
-    const next = messages.slice();
-    next[at] = { ...m, run: event.run, status: 'streaming', message: text + event.delta };
-    return { messages: next, gap: false };
-  }
+  if (event.kind === 'delta') return applyDelta('message', messages, event);
   return { messages, gap: false };
-}
-
-/**
- * An `updated` event is the server's word, except that it never takes a message back to an older
- * run, nor a finished answer back to an earlier finished copy: a stop's own response can arrive
- * after the event with the text the answering process stored when it stopped.
- */
-function newerForUpdate(held: TMessage, incoming: TMessage): TMessage {
-  if (incoming.run < held.run) return held;
-  const bothFinal = incoming.run === held.run && FINAL.has(held.status) && FINAL.has(incoming.status);
-  if (bothFinal && held.updated_at > incoming.updated_at) return held;
-  return incoming;
 }
 
 /** What the view needs to know about the chatroom itself: where it came from and who answers in it. */

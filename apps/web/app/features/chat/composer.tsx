@@ -1,7 +1,7 @@
+import { MESSAGE_MAX } from '@cairn/contracts/message-rules';
 import { SendIcon, SquareIcon } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { MESSAGE_MAX } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 
 /** The message box: Enter sends, Shift+Enter breaks the line; Stop while an answer is being written. */

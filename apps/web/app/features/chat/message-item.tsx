@@ -1,6 +1,7 @@
 import type { TSource } from '@cairn/contracts/chat';
 import { headingOf } from '@cairn/contracts/citations';
 import { isConversationNotice } from '@cairn/contracts/conversation-notices';
+import { ASSISTANT_SENDER, isInProgress } from '@cairn/contracts/message-rules';
 import {
   AlertCircleIcon,
   CheckIcon,
@@ -13,7 +14,6 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { ASSISTANT_SENDER } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 import { AnswerMarkdown } from './answer-markdown';
 import { type ChatMessage, isVisitorMessage, senderNameOf } from './chat-state';
@@ -109,7 +109,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
   const [copied, setCopied] = useState(false);
   const sources = (message.metadata.sources as TSource[] | undefined) ?? [];
   const error = message.metadata.error as string | undefined;
-  const inProgress = message.status === 'pending' || message.status === 'streaming';
+  const inProgress = isInProgress(message);
   const copy = async () => {
     await navigator.clipboard.writeText(message.message);
     setCopied(true);

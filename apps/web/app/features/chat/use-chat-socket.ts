@@ -6,5 +6,5 @@ import { useRealtime } from '../../lib/use-realtime';
  * on what it missed while the socket was down.
  */
 export function useChatSocket(handlers: { onEvent: (event: TMessageEvent) => void; onReady: () => void }) {
-  useRealtime<TMessageEvent>('message', handlers);
+  useRealtime('message', handlers);
 }

@@ -1,11 +1,12 @@
 import type { THandledBy, TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import { isInProgress } from '@cairn/contracts/message-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import { normalizeError } from '../../lib/api-error';
 import { toast } from '../../lib/toast';
 import { NEW_CHAT_ID } from '../../lib/utils';
 import { chatApi } from './chat-api';
-import { applyEvent, type ChatMessage, type ChatroomState, isInProgress, mergeMessages } from './chat-state';
+import { applyEvent, type ChatMessage, type ChatroomState, mergeMessages } from './chat-state';
 import { useChatSocket } from './use-chat-socket';
 
 export const SEND_FAILED = 'Failed to send message';

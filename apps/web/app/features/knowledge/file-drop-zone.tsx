@@ -1,7 +1,7 @@
+import { KNOWLEDGE_FILE_ACCEPT } from '@cairn/contracts/knowledge-limits';
 import { FileTextIcon, UploadIcon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { KNOWLEDGE_FILE_ACCEPT } from '../../lib/contract-constants';
 import { cn } from '../../lib/utils';
 import { formatBytes } from './knowledge-item-row';
 

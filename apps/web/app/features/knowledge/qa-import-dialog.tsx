@@ -1,3 +1,4 @@
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge-limits';
 import { useEffect, useId } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
@@ -13,7 +14,6 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import type { FormErrors } from '../../lib/api-error';
-import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { toast } from '../../lib/toast';
 
 /** Imports Q&A pairs from a CSV file: all of them, or none with the bad rows named. */

@@ -1,4 +1,5 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge-limits';
 import { useEffect, useId, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
@@ -15,7 +16,6 @@ import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import type { FormErrors } from '../../lib/api-error';
-import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 import { toast } from '../../lib/toast';
 
 /** The form of a new Q&A pair (no `item`) or of an existing one, in a dialog. */

@@ -1,6 +1,6 @@
+import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge-limits';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { KNOWLEDGE_LIMITS } from '../../lib/contract-constants';
 
 /** How much of a site a URL item brings in: `crawl_depth` levels, a whole-site crawl, or a sitemap. */
 export type UrlScope = '0' | '1' | '2' | 'site' | 'sitemap';

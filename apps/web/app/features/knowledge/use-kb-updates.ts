@@ -20,7 +20,7 @@ export function useLiveItems(applicationUuid: string, initial: TKnowledgeItem[])
   // event already showed in a newer state keeps that state.
   useEffect(() => setItems((current) => mergeNewer(initial, current)), [initial]);
 
-  useRealtime<TKbUpdateEvent>('kb_updates', {
+  useRealtime('kb_updates', {
     onReady: () => {
       setConnected(true);
       void revalidate.current();

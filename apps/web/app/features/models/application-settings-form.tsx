@@ -1,3 +1,11 @@
+import {
+  NO_ANSWER_MESSAGE_MAX,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
+  STRICTNESS_LEVELS,
+  TEMPERATURE_MAX,
+  TEMPERATURE_MIN,
+} from '@cairn/contracts/application-limits';
 import type { TApplication } from '@cairn/contracts/applications';
 import type { TAvailableModel } from '@cairn/contracts/model-providers';
 import { useEffect } from 'react';
@@ -8,14 +16,6 @@ import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
-import {
-  NO_ANSWER_MESSAGE_MAX,
-  RETENTION_DAYS_MAX,
-  RETENTION_DAYS_MIN,
-  STRICTNESS_LEVELS,
-  TEMPERATURE_MAX,
-  TEMPERATURE_MIN,
-} from '../../lib/contract-constants';
 import { useZodForm } from '../../lib/forms';
 import { toast } from '../../lib/toast';
 import type { SettingsActionData } from './application-settings.server';

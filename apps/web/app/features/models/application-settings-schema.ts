@@ -6,7 +6,7 @@ import {
   STRICTNESS_LEVELS,
   TEMPERATURE_MAX,
   TEMPERATURE_MIN,
-} from '@cairn/contracts/applications';
+} from '@cairn/contracts/application-limits';
 import { z } from 'zod';
 
 const DAYS_MESSAGE = `A whole number of days from ${RETENTION_DAYS_MIN} to ${RETENTION_DAYS_MAX}`;

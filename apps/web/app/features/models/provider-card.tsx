@@ -1,4 +1,5 @@
 import type { TModelProvider } from '@cairn/contracts/model-providers';
+import { PROVIDER_KIND_LABELS } from '@cairn/contracts/provider-kinds';
 import { KeyRoundIcon, PencilIcon, PlugZapIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
@@ -16,7 +17,6 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { PROVIDER_KIND_LABELS } from '../../lib/contract-constants';
 import { ModelPricesForm } from './model-prices-form';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';

@@ -1,4 +1,5 @@
 import type { TModelProvider, TProviderKind } from '@cairn/contracts/model-providers';
+import { PROVIDER_KIND_LABELS, PROVIDER_KIND_VALUES } from '@cairn/contracts/provider-kinds';
 import { useCallback, useEffect, useState } from 'react';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
@@ -12,7 +13,6 @@ import {
 } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
-import { PROVIDER_KIND_LABELS, PROVIDER_KIND_VALUES } from '../../lib/contract-constants';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import type { ModelsActionData } from './models-action.server';
 import { NativeSelect } from './native-select';

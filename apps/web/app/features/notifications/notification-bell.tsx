@@ -50,7 +50,7 @@ function BellPopover({ className }: { className?: string }) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  useRealtime<TNotification>('notification', {
+  useRealtime('notification', {
     onEvent: (n) => {
       setItems((current) => [n, ...current.filter((c) => c.uuid !== n.uuid)].slice(0, 30));
       setUnread((count) => count + 1);
