@@ -11,6 +11,7 @@ import answerPlugin, { type AnswerOptions } from './answer/answer-plugin.ts';
 import { defaultAnswerDeps } from './answer/default-deps.ts';
 import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
+import { createProductEventBus } from './lib/product-events.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
@@ -93,6 +94,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   app.decorate('config', config);
+  // Before every plugin: each module's plugin subscribes to the product's events as it starts.
+  app.decorate('events', createProductEventBus());
   app.decorate(
     'mailer',
     opts.mailer ??

@@ -19,7 +19,6 @@ import { markChatroomSeen } from '../notifications/mark-chatroom-seen.ts';
 import { deleteChatroom } from './delete-chatroom.ts';
 import { getChatroomMessages } from './get-chatroom-messages.ts';
 import { listChatrooms } from './list-chatrooms.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
 import { regenerateAnswer } from './regenerate-answer.ts';
 import { sendMessage } from './send-message.ts';
 import { setFeedback } from './set-feedback.ts';
@@ -116,10 +115,13 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { appId, chatroomId } = request.params;
       await deleteChatroom(app.db, request.user.id, appId, chatroomId);
-      await publishChatEvent(app, request.user.id, {
-        kind: 'chatroom_deleted',
-        application_uuid: appId,
-        chatroom_uuid: chatroomId,
+      await app.events.emit('chat.changed', {
+        ownerId: request.user.id,
+        change: {
+          kind: 'chatroom_deleted',
+          application_uuid: appId,
+          chatroom_uuid: chatroomId,
+        },
       });
       return reply.status(204).send(null);
     },

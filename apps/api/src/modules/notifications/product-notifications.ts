@@ -2,20 +2,37 @@ import { ASSISTANT_SENDER, CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat'
 import { applications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { InChatroom } from '../../lib/product-events.ts';
 import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
 import type { KnowledgeItemRow } from '../knowledge/serialize-item.ts';
 import { loadWidget } from '../widget/widget-settings.ts';
 import { type NewNotification, recordNotification } from './record-notification.ts';
 
 /**
- * The product events that notify the owner, called from the same places the webhooks' events are
- * (webhooks/product-events.ts). Each decides from the rows it is given whether the event is one to
- * tell, so the many messages that are not cost no query. None throws.
+ * The notifications' subscriber (decision 067, 076): the product events that notify the owner.
+ * Each decides from the rows it is given whether the event is one to tell, so the many messages
+ * that are not cost no query. None throws.
  */
-interface Where {
-  application: { uuid: string; ownerId: number };
-  chatroom: ChatroomRow;
+export function subscribeNotifications(app: FastifyInstance) {
+  app.events.on('conversation.created', (where) => notifyConversationStarted(app, where));
+  app.events.on('message.created', (where) => notifyMessage(app, where, where.message));
+  // Told when an answer is rated anew (a rating cleared or set again is nothing new).
+  app.events.on('message.rated', async (where) => {
+    if (where.message.feedback !== where.previous) await notifyFeedback(app, where, where.message);
+  });
+  app.events.on('handoff.requested', (where) => notifyHandoff(app, where));
+  app.events.on('knowledge.items.ended', async ({ owner, items }) => {
+    for (const row of items) await notifyKnowledgeFailed(app, owner, row);
+  });
+  app.events.on('knowledge.check.failing', ({ owner, item, reason }) =>
+    notifyCheckFailing(app, owner, item, reason),
+  );
+  app.events.on('webhook.disabled', ({ ownerId, title, reason }) =>
+    notifyIntegrationFailed(app, ownerId, { title, reason }),
+  );
 }
+
+type Where = InChatroom;
 
 /** `web` chatrooms are the owner's own chats in the app: nothing there to be told about. */
 const fromOthers = (chatroom: ChatroomRow) => chatroom.source !== 'web';
@@ -48,7 +65,7 @@ async function notifyInChatroom(
   });
 }
 
-export async function notifyConversationStarted(app: FastifyInstance, where: Where) {
+async function notifyConversationStarted(app: FastifyInstance, where: Where) {
   if (!withAVisitor(where.chatroom)) return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'conversation_started',
@@ -57,7 +74,7 @@ export async function notifyConversationStarted(app: FastifyInstance, where: Whe
   }));
 }
 
-export async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
   const { chatroom } = where;
   if (!fromOthers(chatroom)) return;
   if (row.senderIdentifier === ASSISTANT_SENDER) {
@@ -78,7 +95,7 @@ export async function notifyMessage(app: FastifyInstance, where: Where, row: Mes
   }));
 }
 
-export async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
   if (row.feedback !== 'down') return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'negative_feedback',
@@ -87,7 +104,7 @@ export async function notifyFeedback(app: FastifyInstance, where: Where, row: Me
   }));
 }
 
-export async function notifyHandoff(app: FastifyInstance, where: Where) {
+async function notifyHandoff(app: FastifyInstance, where: Where) {
   const [application] = await app.db
     .select()
     .from(applications)
@@ -111,7 +128,7 @@ export async function notifyHandoff(app: FastifyInstance, where: Where) {
   }));
 }
 
-export async function notifyKnowledgeFailed(
+async function notifyKnowledgeFailed(
   app: FastifyInstance,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,
@@ -127,7 +144,7 @@ export async function notifyKnowledgeFailed(
 }
 
 /** Scheduled checks of a web page (or a site import) started failing: told once, until it recovers. */
-export async function notifyCheckFailing(
+async function notifyCheckFailing(
   app: FastifyInstance,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,
