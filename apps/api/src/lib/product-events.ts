@@ -24,14 +24,16 @@ export interface ItemOwner {
 export interface ProductEvents {
   /** The chat as the owner sees it changed: a message added or changed, a chatroom changed or deleted. */
   'chat.changed': { ownerId: number; change: TMessageEvent };
+  /** The owner opened a chatroom's messages in the app. */
+  'chatroom.seen': { ownerId: number; chatroomUuid: string };
   /** A new chatroom, whatever its source. */
   'conversation.created': InChatroom;
   /** A user, visitor or owner message, or an answer that reached its final status. */
   'message.created': InChatroom & { message: MessageRow };
   /** An answer's rating was set, changed or cleared (`previous` is the rating it replaced). */
   'message.rated': InChatroom & { message: MessageRow; previous: TFeedback | null };
-  /** A widget visitor asked for a person. */
-  'handoff.requested': InChatroom;
+  /** A widget visitor asked for a person, who is to reply within the widget's `takeover` wait. */
+  'handoff.requested': InChatroom & { takeover: { wait_minutes: number; email_owner: boolean } };
   /** The owner's first reply to a visitor who waited for a person since `waitingSince`. */
   'handoff.answered': InChatroom & { reply: MessageRow; waitingSince: Date };
   /** Items' ingestion ended, `ready` or `failed` (a batch: subscribers may look things up once for it). */

@@ -3,8 +3,8 @@ import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { wakeAnswerWorkers } from '../../answer/answer-queue.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
+import { wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, type MessageRow, serializeMessage } from './serialize-chat.ts';
 
 /**

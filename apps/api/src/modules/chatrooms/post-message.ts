@@ -8,8 +8,8 @@ import {
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
+import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
 
 export interface PostMessageInput {

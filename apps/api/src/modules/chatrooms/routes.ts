@@ -15,7 +15,6 @@ import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { markChatroomSeen } from '../notifications/mark-chatroom-seen.ts';
 import { deleteChatroom } from './delete-chatroom.ts';
 import { getChatroomMessages } from './get-chatroom-messages.ts';
 import { listChatrooms } from './list-chatrooms.ts';
@@ -59,7 +58,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
         request.params.appId,
         request.params.chatroomId,
       );
-      await markChatroomSeen(app, request.user.id, result.uuid);
+      await app.events.emit('chatroom.seen', { ownerId: request.user.id, chatroomUuid: result.uuid });
       return result;
     },
   );

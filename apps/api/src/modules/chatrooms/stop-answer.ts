@@ -2,7 +2,7 @@ import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { requestStop } from '../../answer/answer-queue.ts';
+import { requestStop } from './answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 import { serializeMessage } from './serialize-chat.ts';

@@ -1,6 +1,7 @@
 import type { Db } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { systemClock } from '../../lib/clock.ts';
 import { inTransaction } from '../../plugins/jobs-database.ts';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../../rag/ingest-item.ts';
 import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
 import { REFRESH_CRON, REFRESH_QUEUE, runDueChecks } from '../../rag/refresh-items.ts';
-import { systemClock } from '../notifications/clock.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishSiteItem } from './publish-item.ts';
 

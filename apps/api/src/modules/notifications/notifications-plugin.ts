@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../../lib/clock.ts';
 import { EMAIL_QUEUE, type EmailJob, runEmailJob } from './deliver-email.ts';
 import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-push.ts';
 import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';

@@ -2,10 +2,8 @@ import { ASSISTANT_SENDER, CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat'
 import { applications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { InChatroom } from '../../lib/product-events.ts';
-import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
-import type { KnowledgeItemRow } from '../knowledge/serialize-item.ts';
-import { loadWidget } from '../widget/widget-settings.ts';
+import type { InChatroom, ProductEvents } from '../../lib/product-events.ts';
+import { markChatroomSeen } from './mark-chatroom-seen.ts';
 import { type NewNotification, recordNotification } from './record-notification.ts';
 
 /**
@@ -14,13 +12,14 @@ import { type NewNotification, recordNotification } from './record-notification.
  * that are not cost no query. None throws.
  */
 export function subscribeNotifications(app: FastifyInstance) {
+  app.events.on('chatroom.seen', ({ ownerId, chatroomUuid }) => markChatroomSeen(app, ownerId, chatroomUuid));
   app.events.on('conversation.created', (where) => notifyConversationStarted(app, where));
   app.events.on('message.created', (where) => notifyMessage(app, where, where.message));
   // Told when an answer is rated anew (a rating cleared or set again is nothing new).
   app.events.on('message.rated', async (where) => {
     if (where.message.feedback !== where.previous) await notifyFeedback(app, where, where.message);
   });
-  app.events.on('handoff.requested', (where) => notifyHandoff(app, where));
+  app.events.on('handoff.requested', (event) => notifyHandoff(app, event));
   app.events.on('knowledge.items.ended', async ({ owner, items }) => {
     for (const row of items) await notifyKnowledgeFailed(app, owner, row);
   });
@@ -33,6 +32,9 @@ export function subscribeNotifications(app: FastifyInstance) {
 }
 
 type Where = InChatroom;
+type ChatroomRow = InChatroom['chatroom'];
+type MessageRow = ProductEvents['message.created']['message'];
+type KnowledgeItemRow = ProductEvents['knowledge.check.failing']['item'];
 
 /** `web` chatrooms are the owner's own chats in the app: nothing there to be told about. */
 const fromOthers = (chatroom: ChatroomRow) => chatroom.source !== 'web';
@@ -104,17 +106,11 @@ async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRo
   }));
 }
 
-async function notifyHandoff(app: FastifyInstance, where: Where) {
-  const [application] = await app.db
-    .select()
-    .from(applications)
-    .where(eq(applications.id, where.chatroom.applicationId));
-  const takeover = application ? (await loadWidget(app.db, application)).takeover : null;
-  // The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
+async function notifyHandoff(app: FastifyInstance, where: ProductEvents['handoff.requested']) {
+  const { takeover } = where;
+  // The widget's settings as the visitor's request read them. The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
   // notifications' clock (which tests set).
-  const replyBy = takeover
-    ? new Date(app.notifications.clock().getTime() + takeover.wait_minutes * 60_000)
-    : null;
+  const replyBy = new Date(app.notifications.clock().getTime() + takeover.wait_minutes * 60_000);
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'handoff_requested',
     title: `A visitor is waiting for a person in ${appName}`,
@@ -124,7 +120,7 @@ async function notifyHandoff(app: FastifyInstance, where: Where) {
     replyBy,
     // The widget's "E-mail me" switch turns this widget's handoff e-mails off; otherwise the
     // profile decides, with skip-if-seen and quiet hours like every e-mail, but no delay.
-    emailOff: takeover?.email_owner === false,
+    emailOff: !takeover.email_owner,
   }));
 }
 

@@ -60,7 +60,7 @@ export async function requestHandoff(
       visitor_uuid: visitor.claims.v,
     },
   });
-  await app.events.emit('handoff.requested', { application, chatroom: row });
+  await app.events.emit('handoff.requested', { application, chatroom: row, takeover: widget.takeover });
   await app.jobs.send<HandoffTimeoutJob>(
     HANDOFF_TIMEOUT_QUEUE,
     { chatroomId: row.id, waitingSince: row.waitingSince!.toISOString() },

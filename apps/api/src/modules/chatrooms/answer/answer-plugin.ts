@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { publishMessageUpdated } from '../modules/chatrooms/publish-chat-event.ts';
+import { publishMessageUpdated } from '../publish-chat-event.ts';
 import { type AbortReason, type AnswerDeps, answerMessage } from './answer-message.ts';
 import {
   ANSWER_HEARTBEAT_MS,
