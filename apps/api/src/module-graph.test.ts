@@ -18,9 +18,6 @@ const KNOWN_BACK_EDGES: string[] = [
   'modules/integrations -> modules/notifications',
   'plugins -> modules/public-api',
   'modules/applications -> modules/knowledge',
-  'modules/applications -> modules/integrations',
-  'modules/accounts -> modules/integrations',
-  'modules/accounts -> modules/knowledge',
 ];
 
 type Graph = Map<string, Map<string, string>>;

@@ -40,6 +40,14 @@ export interface ProductEvents {
   'knowledge.items.ended': { owner: ItemOwner; items: KnowledgeItemRow[] };
   /** Scheduled checks of a web page (or a site import) started failing. */
   'knowledge.check.failing': { owner: ItemOwner; item: KnowledgeItemRow; reason: string };
+  /**
+   * Applications were deleted (one, or all of a deleted account's), their rows gone by cascade: what
+   * they left outside the database, read before the delete (stored originals, Telegram webhooks).
+   */
+  'applications.deleted': {
+    files: readonly (string | null)[];
+    telegramWebhooks: Array<{ uuid: string; botTokenCiphertext: string }>;
+  };
   /** Cairn turned an owner's webhook off. */
   'webhook.disabled': { ownerId: number; title: string; reason: string };
 }

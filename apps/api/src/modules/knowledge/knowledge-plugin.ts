@@ -17,6 +17,7 @@ import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
 import { REFRESH_CRON, REFRESH_QUEUE, runDueChecks } from '../../rag/refresh-items.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishSiteItem } from './publish-item.ts';
+import { removeUnusedFiles } from './remove-unused-files.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +102,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     leases: new Set(),
   };
   app.decorate('knowledge', { files, enqueue, deps, intake });
+  app.events.on('applications.deleted', ({ files: paths }) => removeUnusedFiles(app, paths));
 
   // Created up front in every role: creating it lazily inside an item transaction would wait for
   // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
