@@ -81,6 +81,7 @@ export function createProductEventBus(): ProductEventBus {
       handlers.set(type, list);
     },
     async emit(type, payload) {
+      // Stored untyped; `on` paired each handler with its type's payload.
       for (const handler of handlers.get(type) ?? [])
         await (handler as ProductEventHandler<typeof type>)(payload);
     },
