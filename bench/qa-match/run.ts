@@ -8,7 +8,7 @@
  */
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { openDatabase } from '@cairn/db/client';
-import { matchQaPair } from '../../apps/api/src/answer/qa-match.ts';
+import { matchQaPair } from '../../apps/api/src/modules/chatrooms/answer/qa-match.ts';
 import { qaDocument } from '../../apps/api/src/modules/knowledge/qa-document.ts';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { insertApplication, textDocument } from '../../apps/api/src/rag/test-fixtures.ts';

@@ -7,16 +7,17 @@ import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import answerPlugin, { type AnswerOptions } from './answer/answer-plugin.ts';
-import { defaultAnswerDeps } from './answer/default-deps.ts';
 import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
+import { createProductEventBus } from './lib/product-events.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
 import apiKeyRoutes from './modules/api-keys/routes.ts';
 import applicationRoutes from './modules/applications/routes.ts';
 import attentionRoutes from './modules/attention/routes.ts';
+import answerPlugin, { type AnswerOptions } from './modules/chatrooms/answer/answer-plugin.ts';
+import { defaultAnswerDeps } from './modules/chatrooms/answer/default-deps.ts';
 import chatroomRoutes from './modules/chatrooms/routes.ts';
 import conversationRoutes from './modules/conversations/routes.ts';
 import healthRoutes from './modules/health/routes.ts';
@@ -93,6 +94,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
 
   app.decorate('config', config);
+  // Before every plugin: each module's plugin subscribes to the product's events as it starts.
+  app.decorate('events', createProductEventBus());
   app.decorate(
     'mailer',
     opts.mailer ??

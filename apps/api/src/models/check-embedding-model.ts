@@ -2,7 +2,7 @@ import { APICallError } from '@ai-sdk/provider';
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { fieldError } from '../lib/app-error.ts';
-import { isBuiltinEmbedding } from '../rag/builtin-embedder.ts';
+import { isBuiltinEmbedding } from './builtin-embedder.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { resolveProviderEmbedder } from './resolve-embedder.ts';
 

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { TProviderKind } from '@cairn/contracts/model-providers';
 import type { Database } from '@cairn/db/client';
 import ipaddr from 'ipaddr.js';
-import { type CheckedAddress, parseAddress, pinnedLookup, type Resolver } from '../rag/ssrf.ts';
+import { type CheckedAddress, parseAddress, pinnedLookup, type Resolver } from '../lib/ssrf.ts';
 
 /**
  * Provider base URLs are user input that the server calls (docs/decisions/056-provider-private-

@@ -2,10 +2,10 @@ import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { providerModels } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { Embedder } from '../rag/types.ts';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
 import { embeddingModelFor, loadAiSdk } from './provider-sdk.ts';
+import type { Embedder } from './types.ts';
 
 export const EMBED_TIMEOUT_MS = 60_000;
 const PROBE_TEXT = 'dimension probe';

@@ -32,3 +32,11 @@ export interface TextModel {
   ref: TLlmModel;
   generate(request: TextRequest): TextGeneration;
 }
+
+/** Turns texts into vectors of a fixed dimension. */
+export interface Embedder {
+  /** Stable id of the model (stored with the vectors, so a model change is detected). */
+  id: string;
+  dimensions: number;
+  embed(texts: string[]): Promise<number[][]>;
+}

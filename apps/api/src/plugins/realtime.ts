@@ -91,6 +91,11 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
     },
   });
 
+  // Every chat change reaches every socket of the owner as a `message` event (see TMessageEvent).
+  app.events.on('chat.changed', ({ ownerId, change }) =>
+    app.realtime.publish(ownerId, { event: 'message', data: change }),
+  );
+
   if (!opts.serveSockets) return;
 
   async function deliver(raw: string) {

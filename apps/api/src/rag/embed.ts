@@ -1,9 +1,9 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { AppError } from '../lib/app-error.ts';
+import { isBuiltinEmbedding } from '../models/builtin-embedder.ts';
 import { resolveProviderEmbedder } from '../models/resolve-embedder.ts';
-import { isBuiltinEmbedding } from './builtin-embedder.ts';
-import type { Embedder } from './types.ts';
+import type { Embedder } from '../models/types.ts';
 
 /** Texts sent to a provider per request: a few chunks of text, well under providers' input caps. */
 export const EMBED_BATCH_SIZE = 64;

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertPublicAddress, BlockedAddressError, resolvePublicAddress } from '../lib/ssrf.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
 import { FetchError, fetchUrl } from './fetch-url.ts';
-import { assertPublicAddress, BlockedAddressError, resolvePublicAddress } from './ssrf.ts';
 
 const strict = { allowLoopback: false };
 const loose = { allowLoopback: true };

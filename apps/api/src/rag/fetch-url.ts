@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { type AddressPolicy, BlockedAddressError, type Resolver, resolvePublicAddress } from './ssrf.ts';
+import { type AddressPolicy, BlockedAddressError, type Resolver, resolvePublicAddress } from '../lib/ssrf.ts';
 
 export type FetchFailureReason =
   | 'blocked'

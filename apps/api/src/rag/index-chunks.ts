@@ -1,10 +1,11 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { AppError } from '../lib/app-error.ts';
+import type { Embedder } from '../models/types.ts';
 import { chunkDocument, documentText } from './chunk.ts';
 import { embedInBatches, resolveEmbedder } from './embed.ts';
 import { detectLanguage, TEXT_SEARCH_CONFIGS, textSearchConfigFor } from './language.ts';
-import type { Embedder, ParsedDocument } from './types.ts';
+import type { ParsedDocument } from './types.ts';
 
 export interface IndexItemInput {
   applicationId: number;

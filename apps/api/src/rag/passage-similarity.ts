@@ -1,7 +1,7 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
+import type { Embedder } from '../models/types.ts';
 import { resolveEmbedder } from './embed.ts';
-import type { Embedder } from './types.ts';
 
 /**
  * Cosine similarity of the question with each given chunk, by the application's embedding model,

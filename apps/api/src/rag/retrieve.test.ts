@@ -2,11 +2,12 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Embedder } from '../models/types.ts';
 import { indexItem, indexItemWith } from './index-chunks.ts';
 import { lexicalIndexBuildsSettled } from './lexical-index.ts';
 import { fuseByReciprocalRank, lexicalSearch, retrieve, retrieveWith } from './retrieve.ts';
 import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
-import type { Embedder, ParsedDocument } from './types.ts';
+import type { ParsedDocument } from './types.ts';
 
 let database: Database;
 beforeAll(async () => {

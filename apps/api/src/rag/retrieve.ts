@@ -1,9 +1,10 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
+import type { Embedder } from '../models/types.ts';
 import { resolveEmbedder } from './embed.ts';
 import { cachedLexicalIndex, dropLexicalIndex, requestLexicalIndexBuild } from './lexical-index.ts';
 import { QUERY_STEMS, type Stem, stemQuery, USED_CONFIGS } from './query-stems.ts';
-import type { Embedder, Passage } from './types.ts';
+import type { Passage } from './types.ts';
 import { vectorSearch } from './vector-search.ts';
 
 /**

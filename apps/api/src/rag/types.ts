@@ -13,14 +13,6 @@ export interface ParsedDocument {
   readWithOcr?: boolean | undefined;
 }
 
-/** Turns texts into vectors of a fixed dimension. */
-export interface Embedder {
-  /** Stable id of the model (stored with the vectors, so a model change is detected). */
-  id: string;
-  dimensions: number;
-  embed(texts: string[]): Promise<number[][]>;
-}
-
 /** One retrieved passage, as search results and chat citations need it. */
 export interface Passage {
   item_uuid: string;

@@ -15,18 +15,7 @@ export interface SessionClient {
   userAgent: string | undefined;
 }
 
-/** A session ends when unused for `idleMs`, and `maxMs` after sign-in whatever its use. */
-export function isExpired(
-  session: { createdAt: Date; lastUsedAt: Date },
-  lifetime: SessionLifetime,
-  now = Date.now(),
-): boolean {
-  return (
-    now - session.lastUsedAt.getTime() > lifetime.idleMs || now - session.createdAt.getTime() > lifetime.maxMs
-  );
-}
-
-/** The SQL twin of `isExpired`, to sweep a user's ended sessions. */
+/** The SQL twin of `isExpired` (plugins/auth.ts), to sweep a user's ended sessions. */
 const expiredSql = (lifetime: SessionLifetime) =>
   or(
     sql`${authTokens.lastUsedAt} < now() - make_interval(secs => ${lifetime.idleMs / 1000})`,

@@ -3,8 +3,6 @@ import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { accountDeletedMail } from '../../mail/account-templates.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
-import { unsetTelegramWebhooks } from '../integrations/telegram-connect.ts';
-import { removeUnusedFiles } from '../knowledge/remove-unused-files.ts';
 import { confirmPassword } from './confirm-password.ts';
 import { queueAccountMail } from './send-account-mail.ts';
 
@@ -12,8 +10,8 @@ import { queueAccountMail } from './send-account-mail.ts';
  * Deletes the account and everything it owns. One statement, so one transaction: every table that
  * belongs to a user (applications with their knowledge, chunks, conversations, keys and widget;
  * model providers, webhooks, integrations, notifications, sessions and links) cascades from the
- * user's row. Afterwards the stored originals no other item shares are removed and Telegram
- * webhooks are unset; the address can register again at once.
+ * user's row. Afterwards the knowledge and integrations modules remove the stored originals no
+ * other item shares and unset Telegram webhooks; the address can register again at once.
  */
 export async function deleteAccount(app: FastifyInstance, user: AuthUser, password: string): Promise<void> {
   await confirmPassword(app, user, password, 'password');
@@ -41,9 +39,5 @@ export async function deleteAccount(app: FastifyInstance, user: AuthUser, passwo
     await queueAccountMail(app, { kind: 'notice', email: user.email, mail: accountDeletedMail() }, { tx });
   });
 
-  await removeUnusedFiles(
-    app,
-    files.map((f) => f.path),
-  );
-  await unsetTelegramWebhooks(app, telegramWebhooks);
+  await app.events.emit('applications.deleted', { files: files.map((f) => f.path), telegramWebhooks });
 }

@@ -39,6 +39,15 @@ interface Where {
 /** Questions are stored (and shown) up to this length, as in the inbox. */
 const QUESTION_CHARS = 2000;
 
+/** Subscribes the counters to the product's events; each one logs its failure and goes on. */
+export function subscribeAnalytics(app: FastifyInstance) {
+  app.events.on('conversation.created', (where) => countConversation(app, where));
+  app.events.on('message.created', (where) => countMessage(app, where, where.message));
+  app.events.on('message.rated', (where) => countRating(app, where, where.message, where.previous));
+  app.events.on('handoff.requested', (where) => countHandoffRequested(app, where));
+  app.events.on('handoff.answered', (where) => countHumanReply(app, where, where.reply, where.waitingSince));
+}
+
 async function recording(app: FastifyInstance, what: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
@@ -77,7 +86,7 @@ export function countConversation(app: FastifyInstance, { application, chatroom 
  * answer counts as an answer given: its first token, its tokens (spent again), whether it was
  * covered and what it cited.
  */
-export function countMessage(app: FastifyInstance, { application, chatroom }: Where, row: MessageRow) {
+function countMessage(app: FastifyInstance, { application, chatroom }: Where, row: MessageRow) {
   return recording(app, 'message', async () => {
     const applicationId = chatroom.applicationId;
     const day = await dayOf(app, application.ownerId, row.createdAt);
@@ -138,7 +147,7 @@ async function countAnswer(db: Db, applicationId: number, day: string, row: Mess
  * A rating set, changed or cleared: the old one is taken back and the new one added, both on the
  * day of the answer (the day the log lists it under).
  */
-export function countRating(
+function countRating(
   app: FastifyInstance,
   { application, chatroom }: Where,
   answer: MessageRow,
@@ -156,7 +165,7 @@ export function countRating(
 }
 
 /** `handoff.requested`: counted on the day the visitor asked. */
-export function countHandoffRequested(app: FastifyInstance, { application, chatroom }: Where) {
+function countHandoffRequested(app: FastifyInstance, { application, chatroom }: Where) {
   return recording(app, 'handoff requested', async () => {
     const day = await dayOf(app, application.ownerId, chatroom.waitingSince ?? new Date());
     await bump(app.db, chatroom.applicationId, day, 'handoffsRequested');
@@ -167,7 +176,7 @@ export function countHandoffRequested(app: FastifyInstance, { application, chatr
  * The owner's first reply to a visitor who waited for a person (`waitingSince` as it was before the
  * reply): a handoff answered, and how long the visitor waited, on the day of the reply.
  */
-export function countHumanReply(
+function countHumanReply(
   app: FastifyInstance,
   { application, chatroom }: Where,
   reply: MessageRow,

@@ -5,11 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { findApplication } from '../applications/find-application.ts';
 import { getAnalytics } from './get-analytics.ts';
+import { subscribeAnalytics } from './record-analytics.ts';
 
 const errors = { 400: ZErrorBody, 401: ZErrorBody, 403: ZErrorBody, 404: ZErrorBody };
 
 /** An application's analytics, read from the daily rollups the product's events keep (decision 066). */
 export default async function analyticsRoutes(fastify: FastifyInstance) {
+  subscribeAnalytics(fastify);
   fastify.addHook('onRequest', fastify.authenticate);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

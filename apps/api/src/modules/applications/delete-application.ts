@@ -2,13 +2,11 @@ import { applications, integrations, knowledgeItems } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
-import { unsetTelegramWebhooks } from '../integrations/telegram-connect.ts';
-import { removeUnusedFiles } from '../knowledge/remove-unused-files.ts';
 
 /**
  * Deletes the application with everything in it (knowledge, conversations, keys, widget,
- * integrations: they cascade from its row), then the stored originals no other item holds, and
- * takes back the Telegram webhooks of its bots.
+ * integrations: they cascade from its row); the knowledge and integrations modules then remove the
+ * stored originals no other item holds and take back the Telegram webhooks of its bots.
  */
 export async function deleteApplication(app: FastifyInstance, ownerId: number, uuid: string) {
   const owned = and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId));
@@ -24,9 +22,8 @@ export async function deleteApplication(app: FastifyInstance, ownerId: number, u
     .where(and(owned, eq(integrations.kind, 'telegram'), eq(integrations.mode, 'webhook')));
   const [row] = await app.db.delete(applications).where(owned).returning({ id: applications.id });
   if (!row) throw notFound('Application not found.');
-  await removeUnusedFiles(
-    app,
-    files.map((f) => f.path),
-  );
-  await unsetTelegramWebhooks(app, bots);
+  await app.events.emit('applications.deleted', {
+    files: files.map((f) => f.path),
+    telegramWebhooks: bots,
+  });
 }

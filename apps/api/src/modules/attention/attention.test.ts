@@ -1,10 +1,10 @@
 import type { TAttention } from '@cairn/contracts/attention';
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { NOT_COVERED_ANSWER } from '../chatrooms/answer/no-answer.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };

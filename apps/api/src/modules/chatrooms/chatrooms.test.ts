@@ -1,8 +1,8 @@
 import { ASSISTANT_SENDER, MESSAGE_MAX } from '@cairn/contracts/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { NOT_COVERED_ANSWER } from './answer/no-answer.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };

@@ -3,10 +3,8 @@ import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { wakeAnswerWorkers } from '../../answer/answer-queue.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
-import { emitMessageCreated } from '../webhooks/product-events.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
+import { wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, type MessageRow, serializeMessage } from './serialize-chat.ts';
 
 /**
@@ -66,14 +64,17 @@ export async function announceHandBack(
 ): Promise<void> {
   const base = { application_uuid: application.uuid, chatroom_uuid: room.uuid };
   for (const message of created) {
-    await publishChatEvent(app, application.ownerId, {
-      kind: 'created',
-      ...base,
-      message: serializeMessage(message),
+    await app.events.emit('chat.changed', {
+      ownerId: application.ownerId,
+      change: {
+        kind: 'created',
+        ...base,
+        message: serializeMessage(message),
+      },
     });
   }
   const [notice] = created;
-  if (notice) await emitMessageCreated(app, { application, chatroom: room }, notice);
+  if (notice) await app.events.emit('message.created', { application, chatroom: room, message: notice });
   // Answers are recorded as `message.created` when they finish (answer-message.ts).
   if (created.some((m) => m.status === 'pending')) await wakeAnswerWorkers(app);
 }

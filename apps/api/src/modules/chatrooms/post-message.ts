@@ -8,11 +8,8 @@ import {
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
-import { countHumanReply } from '../analytics/record-analytics.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
-import { emitConversationCreated, emitMessageCreated } from '../webhooks/product-events.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
+import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
 
 export interface PostMessageInput {
@@ -115,15 +112,24 @@ export async function postMessage(
   };
   // The answer starts while its events go out; it holds its first delta until they are published.
   const announced = (async () => {
-    await publishChatEvent(app, ownerId, {
-      kind: 'chatroom',
-      ...base,
-      chatroom: response.chatroom,
-      visitor_uuid: result.room.visitorUuid ?? undefined,
+    await app.events.emit('chat.changed', {
+      ownerId,
+      change: {
+        kind: 'chatroom',
+        ...base,
+        chatroom: response.chatroom,
+        visitor_uuid: result.room.visitorUuid ?? undefined,
+      },
     });
-    await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.message });
+    await app.events.emit('chat.changed', {
+      ownerId,
+      change: { kind: 'created', ...base, message: response.message },
+    });
     if (response.answer)
-      await publishChatEvent(app, ownerId, { kind: 'created', ...base, message: response.answer });
+      await app.events.emit('chat.changed', {
+        ownerId,
+        change: { kind: 'created', ...base, message: response.answer },
+      });
   })();
   if (slot && result.answer) {
     slot.run({
@@ -140,11 +146,15 @@ export async function postMessage(
   // the answer is recorded as `message.created` when it finishes (answer-message.ts).
   const recorded = (async () => {
     const where = { application, chatroom: result.room };
-    if (!chatroom) await emitConversationCreated(app, where);
-    await emitMessageCreated(app, where, result.message);
+    if (!chatroom) await app.events.emit('conversation.created', where);
+    await app.events.emit('message.created', { ...where, message: result.message });
     // The owner's first reply to a visitor waiting for a person answers the handoff.
     if (takeOver && chatroom.waitingSince)
-      await countHumanReply(app, where, result.message, chatroom.waitingSince);
+      await app.events.emit('handoff.answered', {
+        ...where,
+        reply: result.message,
+        waitingSince: chatroom.waitingSince,
+      });
   })();
   await announced;
   if (!slot && result.answer) await wakeAnswerWorkers(app);

@@ -2,7 +2,7 @@ import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { requestStop, takenAnswer, wakeAnswerWorkers } from '../../answer/answer-queue.ts';
+import { requestStop, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 

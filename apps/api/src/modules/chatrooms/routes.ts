@@ -15,11 +15,9 @@ import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { markChatroomSeen } from '../notifications/mark-chatroom-seen.ts';
 import { deleteChatroom } from './delete-chatroom.ts';
 import { getChatroomMessages } from './get-chatroom-messages.ts';
 import { listChatrooms } from './list-chatrooms.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
 import { regenerateAnswer } from './regenerate-answer.ts';
 import { sendMessage } from './send-message.ts';
 import { setFeedback } from './set-feedback.ts';
@@ -60,7 +58,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
         request.params.appId,
         request.params.chatroomId,
       );
-      await markChatroomSeen(app, request.user.id, result.uuid);
+      await app.events.emit('chatroom.seen', { ownerId: request.user.id, chatroomUuid: result.uuid });
       return result;
     },
   );
@@ -116,10 +114,13 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const { appId, chatroomId } = request.params;
       await deleteChatroom(app.db, request.user.id, appId, chatroomId);
-      await publishChatEvent(app, request.user.id, {
-        kind: 'chatroom_deleted',
-        application_uuid: appId,
-        chatroom_uuid: chatroomId,
+      await app.events.emit('chat.changed', {
+        ownerId: request.user.id,
+        change: {
+          kind: 'chatroom_deleted',
+          application_uuid: appId,
+          chatroom_uuid: chatroomId,
+        },
       });
       return reply.status(204).send(null);
     },

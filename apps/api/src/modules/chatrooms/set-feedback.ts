@@ -2,8 +2,6 @@ import type { TFeedback, TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { countRating } from '../analytics/record-analytics.ts';
-import { emitFeedbackCreated } from '../webhooks/product-events.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
@@ -24,7 +22,6 @@ export async function setFeedback(
     .where(eq(messages.id, found.message.id))
     .returning();
   const message = await publishMessageUpdated(app, ownerId, found, row!);
-  await countRating(app, found, row!, found.message.feedback);
-  if (feedback !== found.message.feedback) await emitFeedbackCreated(app, found, row!);
+  await app.events.emit('message.rated', { ...found, message: row!, previous: found.message.feedback });
   return message;
 }

@@ -2,8 +2,7 @@ import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { requestStop } from '../../answer/answer-queue.ts';
-import { emitMessageCreated } from '../webhooks/product-events.ts';
+import { requestStop } from './answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 import { serializeMessage } from './serialize-chat.ts';
@@ -31,7 +30,7 @@ export async function stopAnswer(
   const [untaken] = await stop('pending');
   if (untaken) {
     const message = await publishMessageUpdated(app, ownerId, found, untaken);
-    await emitMessageCreated(app, found, untaken);
+    await app.events.emit('message.created', { ...found, message: untaken });
     return message;
   }
   const [row] = await stop('streaming');

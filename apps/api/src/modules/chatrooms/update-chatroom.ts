@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { findChatroom } from './find-chatroom.ts';
 import { announceHandBack, handBackInTransaction } from './hand-back.ts';
-import { publishChatEvent } from './publish-chat-event.ts';
 import { serializeChatroom } from './serialize-chat.ts';
 
 /**
@@ -44,12 +43,15 @@ export async function updateChatroom(
     return { row: row!, created };
   });
   const serialized = serializeChatroom(row);
-  await publishChatEvent(app, ownerId, {
-    kind: 'chatroom',
-    application_uuid: appUuid,
-    chatroom_uuid: chatroomUuid,
-    chatroom: serialized,
-    visitor_uuid: row.visitorUuid ?? undefined,
+  await app.events.emit('chat.changed', {
+    ownerId: ownerId,
+    change: {
+      kind: 'chatroom',
+      application_uuid: appUuid,
+      chatroom_uuid: chatroomUuid,
+      chatroom: serialized,
+      visitor_uuid: row.visitorUuid ?? undefined,
+    },
   });
   if (created.length) await announceHandBack(app, application, row, created);
   return serialized;

@@ -14,7 +14,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { takeOverReply } from '../../lib/take-over-reply.ts';
 import { findApplication } from '../applications/find-application.ts';
-import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
 import { deleteVisitorConversations } from './delete-visitor-conversations.ts';
 import { exportConversations } from './export-conversations.ts';
 import { listConversations } from './list-conversations.ts';
@@ -110,10 +109,13 @@ export default async function conversationRoutes(fastify: FastifyInstance) {
       const application = await findApplication(app.db, request.user.id, appId);
       const deleted = await deleteVisitorConversations(app.database, application.id, request.query.visitor);
       for (const chatroom_uuid of deleted)
-        await publishChatEvent(app, request.user.id, {
-          kind: 'chatroom_deleted',
-          application_uuid: appId,
-          chatroom_uuid,
+        await app.events.emit('chat.changed', {
+          ownerId: request.user.id,
+          change: {
+            kind: 'chatroom_deleted',
+            application_uuid: appId,
+            chatroom_uuid,
+          },
         });
       return { deleted: deleted.length };
     },

@@ -6,7 +6,6 @@ import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { type ChatroomRow, serializeMessage } from '../chatrooms/serialize-chat.ts';
 import { type AnswerFollower, followAnswer } from '../public-api/follow-answer.ts';
-import { emitConversationCreated } from '../webhooks/product-events.ts';
 import type { IntegrationRow } from './find-integration.ts';
 import type { ReplyJob } from './reply-job.ts';
 
@@ -131,7 +130,8 @@ export async function askApplication(
   }
   const thread = await threadChatroom(app, integration, application, job);
   // postMessage announces only the chatrooms it creates itself; this one is new all the same.
-  if (thread.created) await emitConversationCreated(app, { application, chatroom: thread.chatroom });
+  if (thread.created)
+    await app.events.emit('conversation.created', { application, chatroom: thread.chatroom });
   // Subscribed before the answer exists, so that none of its events is missed.
   const follower = followAnswer(app, application.ownerId, job.answerUuid);
   const posted = await postMessage(app, {

@@ -6,6 +6,7 @@ import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
 import integrationRoutes from './routes.ts';
 import { sendReply } from './send-reply.ts';
 import slackRoutes from './slack-routes.ts';
+import { unsetTelegramWebhooks } from './telegram-connect.ts';
 import { createTelegramPoller, DEFAULT_POLLER_SETTINGS, type PollerSettings } from './telegram-poller.ts';
 import telegramRoutes from './telegram-routes.ts';
 
@@ -40,6 +41,9 @@ export default fp(async function integrationsPlugin(
     wakePoller: () => poller?.wake(),
   });
   app.decorateRequest('integration', null);
+  app.events.on('applications.deleted', ({ telegramWebhooks }) =>
+    unsetTelegramWebhooks(app, telegramWebhooks),
+  );
   await app.register(integrationRoutes);
   await app.register(slackRoutes);
   await app.register(telegramRoutes);

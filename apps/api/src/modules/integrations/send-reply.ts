@@ -1,7 +1,7 @@
 import { applications, integrations } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { greetingOf } from '../../answer/greeting.ts';
+import { greetingOf } from '../chatrooms/answer/greeting.ts';
 import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
 import { askApplication } from './ask-application.ts';
 import type { IntegrationRow } from './find-integration.ts';

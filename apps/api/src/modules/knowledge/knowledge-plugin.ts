@@ -1,8 +1,7 @@
 import type { Db } from '@cairn/db/client';
-import { webhooks } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { systemClock } from '../../lib/clock.ts';
 import { inTransaction } from '../../plugins/jobs-database.ts';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
@@ -11,18 +10,14 @@ import {
   INGEST_QUEUE,
   type IngestDeps,
   type IngestJob,
-  type ItemOwner,
   ingestItems,
   recoverStalledItems,
 } from '../../rag/ingest-item.ts';
 import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
 import { REFRESH_CRON, REFRESH_QUEUE, runDueChecks } from '../../rag/refresh-items.ts';
-import { systemClock } from '../notifications/clock.ts';
-import { notifyCheckFailing } from '../notifications/product-notifications.ts';
-import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';
 import { publishSiteItem } from './publish-item.ts';
-import type { ItemRow } from './queue-items.ts';
+import { removeUnusedFiles } from './remove-unused-files.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,15 +92,17 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     },
     parse: (input) => parser.parse(input),
     publish: (owner, row, deleted) => publishSiteItem(app, owner, row, deleted),
-    checkFailing: (owner, row, reason) => notifyCheckFailing(app, owner, row, reason),
+    checkFailing: (owner, item, reason) =>
+      app.events.emit('knowledge.check.failing', { owner, item, reason }),
     clock: systemClock,
-    ended: (owner, rows) => itemsEnded(app, owner, rows),
+    ended: (owner, items) => app.events.emit('knowledge.items.ended', { owner, items }),
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
     waitForRequests: intake.idle,
     leases: new Set(),
   };
   app.decorate('knowledge', { files, enqueue, deps, intake });
+  app.events.on('applications.deleted', ({ files: paths }) => removeUnusedFiles(app, paths));
 
   // Created up front in every role: creating it lazily inside an item transaction would wait for
   // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
@@ -146,28 +143,3 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     if (handedBack) app.log.info({ handedBack }, 'knowledge items handed back');
   });
 });
-
-/**
- * Tells the owner's webhooks (and, for a failed item, the owner) that items' ingestion ended. A
- * ready item is told only to webhooks: when the owner has no enabled webhook at all (one query for
- * a batch), there is nobody to tell, and the lookup of matching webhooks per item (a statement of
- * ~0.35 ms on PGlite, 1.8 s of SQL for SciFact's 5,183 abstracts) is skipped. Decision 044.
- */
-async function itemsEnded(app: FastifyInstance, owner: ItemOwner, rows: ItemRow[]): Promise<void> {
-  let webhooksMayListen = true;
-  if (rows.some((row) => row.status === 'ready')) {
-    try {
-      const [webhook] = await app.db
-        .select({ id: webhooks.id })
-        .from(webhooks)
-        .where(and(eq(webhooks.ownerId, owner.ownerId), eq(webhooks.enabled, true)))
-        .limit(1);
-      webhooksMayListen = webhook !== undefined;
-    } catch (err) {
-      app.log.warn({ err }, 'looking up webhooks failed; telling each item to them');
-    }
-  }
-  for (const row of rows) {
-    if (row.status === 'failed' || webhooksMayListen) await emitKnowledgeItemEnded(app, owner, row);
-  }
-}

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_COVERED_ANSWERS } from '../../answer/no-answer.ts';
 import { lexicalIndexState, warmLexicalIndex } from '../../rag/lexical-index.ts';
 import { lexicalSearch, lexicalSearchSql } from '../../rag/retrieve.ts';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { NOT_COVERED_ANSWERS } from '../chatrooms/answer/no-answer.ts';
 import { listedItems } from '../mcp/knowledge-text.ts';
 
 /**

@@ -2,9 +2,9 @@ import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
 import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { NOT_COVERED_ANSWER } from '../chatrooms/answer/no-answer.ts';
 import { joinChunks } from './knowledge-text.ts';
 
 const WARRANTY = {

@@ -4,7 +4,7 @@ import { notifications, pushSubscriptions } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
-import { pinnedLookup, resolvePublicAddress } from '../../rag/ssrf.ts';
+import { pinnedLookup, resolvePublicAddress } from '../../lib/ssrf.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
 import { quietHoursEnd } from './quiet-hours.ts';

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Clock, systemClock } from './clock.ts';
+import { type Clock, systemClock } from '../../lib/clock.ts';
 import { EMAIL_QUEUE, type EmailJob, runEmailJob } from './deliver-email.ts';
 import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-push.ts';
 import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';
 import { DIGEST_CRON, DIGEST_QUEUE, sendDueDigests } from './digest.ts';
+import { subscribeNotifications } from './product-notifications.ts';
 import notificationRoutes from './routes.ts';
 import { sweepEmails } from './sweep-emails.ts';
 import unsubscribeRoutes from './unsubscribe-routes.ts';
@@ -34,6 +35,7 @@ export default fp(async function notificationsPlugin(app: FastifyInstance) {
       return vapid;
     },
   });
+  subscribeNotifications(app);
   await app.register(notificationRoutes);
   await app.register(unsubscribeRoutes);
   // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).

@@ -2,20 +2,39 @@ import { ASSISTANT_SENDER, CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat'
 import { applications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
-import type { KnowledgeItemRow } from '../knowledge/serialize-item.ts';
-import { loadWidget } from '../widget/widget-settings.ts';
+import type { InChatroom, ProductEvents } from '../../lib/product-events.ts';
+import { markChatroomSeen } from './mark-chatroom-seen.ts';
 import { type NewNotification, recordNotification } from './record-notification.ts';
 
 /**
- * The product events that notify the owner, called from the same places the webhooks' events are
- * (webhooks/product-events.ts). Each decides from the rows it is given whether the event is one to
- * tell, so the many messages that are not cost no query. None throws.
+ * The notifications' subscriber (decision 067, 076): the product events that notify the owner.
+ * Each decides from the rows it is given whether the event is one to tell, so the many messages
+ * that are not cost no query. None throws.
  */
-interface Where {
-  application: { uuid: string; ownerId: number };
-  chatroom: ChatroomRow;
+export function subscribeNotifications(app: FastifyInstance) {
+  app.events.on('chatroom.seen', ({ ownerId, chatroomUuid }) => markChatroomSeen(app, ownerId, chatroomUuid));
+  app.events.on('conversation.created', (where) => notifyConversationStarted(app, where));
+  app.events.on('message.created', (where) => notifyMessage(app, where, where.message));
+  // Told when an answer is rated anew (a rating cleared or set again is nothing new).
+  app.events.on('message.rated', async (where) => {
+    if (where.message.feedback !== where.previous) await notifyFeedback(app, where, where.message);
+  });
+  app.events.on('handoff.requested', (event) => notifyHandoff(app, event));
+  app.events.on('knowledge.items.ended', async ({ owner, items }) => {
+    for (const row of items) await notifyKnowledgeFailed(app, owner, row);
+  });
+  app.events.on('knowledge.check.failing', ({ owner, item, reason }) =>
+    notifyCheckFailing(app, owner, item, reason),
+  );
+  app.events.on('webhook.disabled', ({ ownerId, title, reason }) =>
+    notifyIntegrationFailed(app, ownerId, { title, reason }),
+  );
 }
+
+type Where = InChatroom;
+type ChatroomRow = InChatroom['chatroom'];
+type MessageRow = ProductEvents['message.created']['message'];
+type KnowledgeItemRow = ProductEvents['knowledge.check.failing']['item'];
 
 /** `web` chatrooms are the owner's own chats in the app: nothing there to be told about. */
 const fromOthers = (chatroom: ChatroomRow) => chatroom.source !== 'web';
@@ -48,7 +67,7 @@ async function notifyInChatroom(
   });
 }
 
-export async function notifyConversationStarted(app: FastifyInstance, where: Where) {
+async function notifyConversationStarted(app: FastifyInstance, where: Where) {
   if (!withAVisitor(where.chatroom)) return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'conversation_started',
@@ -57,7 +76,7 @@ export async function notifyConversationStarted(app: FastifyInstance, where: Whe
   }));
 }
 
-export async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
   const { chatroom } = where;
   if (!fromOthers(chatroom)) return;
   if (row.senderIdentifier === ASSISTANT_SENDER) {
@@ -78,7 +97,7 @@ export async function notifyMessage(app: FastifyInstance, where: Where, row: Mes
   }));
 }
 
-export async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
   if (row.feedback !== 'down') return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'negative_feedback',
@@ -87,17 +106,11 @@ export async function notifyFeedback(app: FastifyInstance, where: Where, row: Me
   }));
 }
 
-export async function notifyHandoff(app: FastifyInstance, where: Where) {
-  const [application] = await app.db
-    .select()
-    .from(applications)
-    .where(eq(applications.id, where.chatroom.applicationId));
-  const takeover = application ? (await loadWidget(app.db, application)).takeover : null;
-  // The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
+async function notifyHandoff(app: FastifyInstance, where: ProductEvents['handoff.requested']) {
+  const { takeover } = where;
+  // The widget's settings as the visitor's request read them. The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
   // notifications' clock (which tests set).
-  const replyBy = takeover
-    ? new Date(app.notifications.clock().getTime() + takeover.wait_minutes * 60_000)
-    : null;
+  const replyBy = new Date(app.notifications.clock().getTime() + takeover.wait_minutes * 60_000);
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'handoff_requested',
     title: `A visitor is waiting for a person in ${appName}`,
@@ -107,11 +120,11 @@ export async function notifyHandoff(app: FastifyInstance, where: Where) {
     replyBy,
     // The widget's "E-mail me" switch turns this widget's handoff e-mails off; otherwise the
     // profile decides, with skip-if-seen and quiet hours like every e-mail, but no delay.
-    emailOff: takeover?.email_owner === false,
+    emailOff: !takeover.email_owner,
   }));
 }
 
-export async function notifyKnowledgeFailed(
+async function notifyKnowledgeFailed(
   app: FastifyInstance,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,
@@ -127,7 +140,7 @@ export async function notifyKnowledgeFailed(
 }
 
 /** Scheduled checks of a web page (or a site import) started failing: told once, until it recovers. */
-export async function notifyCheckFailing(
+async function notifyCheckFailing(
   app: FastifyInstance,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,

@@ -1,6 +1,7 @@
 import type { TNotificationChannel, TNotificationKind } from '@cairn/contracts/notifications';
 import { notifications } from '@cairn/db/schema';
 import type { FastifyInstance } from 'fastify';
+import { withJobsIn } from '../../plugins/jobs-database.ts';
 import { queueNotificationEmail } from './deliver-email.ts';
 import { queueNotificationPush } from './deliver-push.ts';
 import { queueNotificationSlack } from './deliver-slack.ts';
@@ -31,7 +32,8 @@ export interface NewNotification {
  * the profile's delay, or at once for an event with a deadline; push and Slack at once). The row
  * is also what those channels send from (and the e-mail's state), so an event told by e-mail but
  * not in the app is stored read, and the bell does not list it. An event with no channel is not
- * stored, unless the owner gets a digest. Called after the change is committed; it never throws,
+ * stored, unless the owner gets a digest. The row and its channels' jobs commit together (an
+ * outbox: the jobs send from the row). Called after the change is committed; it never throws,
  * so the request that caused the event goes on whatever happens here.
  */
 export async function recordNotification(
@@ -50,38 +52,45 @@ export async function recordNotification(
     const slack = profile.slack !== null && channels.includes('slack');
     // The digest lists what happened from these rows, whatever channels each event has.
     if (!inApp && !email && !push && !slack && profile.digest === 'off') return;
-    const [row] = await app.db
-      .insert(notifications)
-      .values({
-        ownerId,
-        event: input.event,
-        title: input.title,
-        body: input.body ?? '',
-        link: input.link ?? null,
-        applicationId: input.application?.id ?? null,
-        chatroomId: input.chatroom?.id ?? null,
-        readAt: inApp ? null : now,
-        emailStatus: email ? 'pending' : 'none',
-        emailDueAt: email
-          ? new Date(now.getTime() + (input.replyBy ? 0 : profile.email_delay_minutes * 60_000))
-          : null,
-        urgent: input.event === 'handoff_requested' && profile.quiet_hours?.urgent_handoff === true,
-        replyBy: input.replyBy ?? null,
-        createdAt: now,
-      })
-      .returning();
+    // The row and the jobs that send it commit together: a crash between them would lose them.
+    const row = await app.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(notifications)
+        .values({
+          ownerId,
+          event: input.event,
+          title: input.title,
+          body: input.body ?? '',
+          link: input.link ?? null,
+          applicationId: input.application?.id ?? null,
+          chatroomId: input.chatroom?.id ?? null,
+          readAt: inApp ? null : now,
+          emailStatus: email ? 'pending' : 'none',
+          emailDueAt: email
+            ? new Date(now.getTime() + (input.replyBy ? 0 : profile.email_delay_minutes * 60_000))
+            : null,
+          urgent: input.event === 'handoff_requested' && profile.quiet_hours?.urgent_handoff === true,
+          replyBy: input.replyBy ?? null,
+          createdAt: now,
+        })
+        .returning();
+      const queuing = withJobsIn(app, tx);
+      if (email) await queueNotificationEmail(queuing, inserted!.id, inserted!.emailDueAt!);
+      if (push) await queueNotificationPush(queuing, inserted!.id);
+      if (slack) await queueNotificationSlack(queuing, inserted!.id);
+      return inserted!;
+    });
+    // After the commit: the socket's NOTIFY goes through the database too (on PGlite's one
+    // connection it would wait for the transaction).
     if (inApp) {
       await app.realtime.publish(ownerId, {
         event: 'notification',
-        data: serializeNotification(row!, {
+        data: serializeNotification(row, {
           applicationUuid: input.application?.uuid ?? null,
           chatroomUuid: input.chatroom?.uuid ?? null,
         }),
       });
     }
-    if (email) await queueNotificationEmail(app, row!.id, row!.emailDueAt!);
-    if (push) await queueNotificationPush(app, row!.id);
-    if (slack) await queueNotificationSlack(app, row!.id);
   } catch (err) {
     app.log.error({ err, event: input.event }, 'could not record a notification');
   }

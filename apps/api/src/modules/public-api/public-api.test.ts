@@ -3,10 +3,10 @@ import { generateText, streamText } from 'ai';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NOT_COVERED_ANSWER } from '../../answer/no-answer.ts';
 import { applicationWith, conversationsOf, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { NOT_COVERED_ANSWER } from '../chatrooms/answer/no-answer.ts';
 import { BAD_KEYS_PER_MINUTE } from './authenticate-api-key.ts';
 
 const PROVIDER_KEY = 'sk-provider-key-1';

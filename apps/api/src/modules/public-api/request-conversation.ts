@@ -1,8 +1,8 @@
 import { MESSAGE_MAX } from '@cairn/contracts/chat';
 import { CHAT_ROLES, type TChatMessageIn } from '@cairn/contracts/public-api';
 import { stripControlCharacters } from '@cairn/contracts/text';
-import { HISTORY_TURNS, TURN_MAX } from '../../answer/answer-message.ts';
 import type { ChatTurn } from '../../models/types.ts';
+import { HISTORY_TURNS, TURN_MAX } from '../chatrooms/answer/answer-message.ts';
 import { invalidRequest } from './openai-error.ts';
 
 /** The most characters of `system`/`developer` text one request may add to the instructions. */

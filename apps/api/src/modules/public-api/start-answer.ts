@@ -3,7 +3,7 @@ import type { TChatroomSource, TMessage, TSendMessageResponse, TSource } from '@
 import { chatrooms } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AnswerRequest } from '../../answer/answer-queue.ts';
+import type { AnswerRequest } from '../chatrooms/answer/answer-queue.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import type { ChatroomRow } from '../chatrooms/serialize-chat.ts';
 import type { KeyPrincipal } from './authenticate-api-key.ts';

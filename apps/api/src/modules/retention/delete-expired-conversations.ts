@@ -3,7 +3,6 @@ import { applications } from '@cairn/db/schema';
 import { isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { rowsOf } from '../../rag/sql-rows.ts';
-import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
 
 /**
  * Chatrooms deleted per statement: a backlog of months (a retention just switched on) is deleted in
@@ -44,10 +43,13 @@ export async function deleteExpiredConversations(
       const deleted = await deleteBatch(app, application.id, cutoff, batch);
       total += deleted.length;
       for (const room of deleted.filter(isInSidebar)) {
-        await publishChatEvent(app, application.ownerId, {
-          kind: 'chatroom_deleted',
-          application_uuid: application.uuid,
-          chatroom_uuid: room.uuid,
+        await app.events.emit('chat.changed', {
+          ownerId: application.ownerId,
+          change: {
+            kind: 'chatroom_deleted',
+            application_uuid: application.uuid,
+            chatroom_uuid: room.uuid,
+          },
         });
       }
       if (deleted.length < batch) break;

@@ -7,7 +7,7 @@ import {
   assertPublicAddress,
   BlockedAddressError,
   LOCAL_TESTING_HINT,
-} from '../../rag/ssrf.ts';
+} from '../../lib/ssrf.ts';
 
 /**
  * Refuses, as a field error, a URL whose host is written as a private, loopback, link-local or

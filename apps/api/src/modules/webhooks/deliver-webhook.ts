@@ -4,7 +4,6 @@ import type { Db } from '@cairn/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
 import { nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { DeliveryError, type PostResult, postWebhook } from './post-webhook.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
@@ -214,9 +213,10 @@ function describeStatus(status: number): string {
   return `HTTP ${status} ${text}`;
 }
 
-/** Tells the owner through the notification profile: the bell, and e-mail, push or Slack as chosen there. */
+/** Tells the owner (the notifications subscribe: the bell, and e-mail, push or Slack as the profile asks). */
 async function notifyDisabled(app: FastifyInstance, webhook: WebhookRow, reason: string) {
-  await notifyIntegrationFailed(app, webhook.ownerId, {
+  await app.events.emit('webhook.disabled', {
+    ownerId: webhook.ownerId,
     title: 'A webhook was disabled',
     reason: [
       `Cairn stopped sending events to ${webhook.url}.`,

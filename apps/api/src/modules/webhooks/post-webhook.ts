@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { WEBHOOK_EXCERPT_BYTES } from '@cairn/contracts/webhooks';
-import { BlockedAddressError, type Resolver, resolvePublicAddress } from '../../rag/ssrf.ts';
+import { BlockedAddressError, type Resolver, resolvePublicAddress } from '../../lib/ssrf.ts';
 
 export interface PostResult {
   statusCode: number;

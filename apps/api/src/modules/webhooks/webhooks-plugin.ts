@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { createSecretBox, type SecretBox } from '../../lib/secret-box.ts';
 import { deliverWebhook } from './deliver-webhook.ts';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery-settings.ts';
+import { subscribeWebhooks } from './product-webhooks.ts';
 import { DELIVERY_QUEUE, type DeliveryJob } from './queue-deliveries.ts';
 import webhookRoutes from './routes.ts';
 import { sweepDeliveries } from './sweep-deliveries.ts';
@@ -35,6 +36,7 @@ export default fp(async function webhooksPlugin(
     settings: { ...DEFAULT_DELIVERY_SETTINGS, ...opts.settings },
     box: createSecretBox(app.config.secretKey),
   });
+  subscribeWebhooks(app);
   await app.register(webhookRoutes);
   // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
   await app.jobs.boss.createQueue(DELIVERY_QUEUE);

@@ -4,9 +4,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
 import { announceHandBack, handBackInTransaction } from '../chatrooms/hand-back.ts';
-import { publishChatEvent } from '../chatrooms/publish-chat-event.ts';
 import { serializeChatroom } from '../chatrooms/serialize-chat.ts';
-import { emitHandoffRequested } from '../webhooks/product-events.ts';
 import { widgetConversationOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { findVisitorChatroom } from './visitor-conversations.ts';
@@ -52,14 +50,17 @@ export async function requestHandoff(
     return widgetConversationOf(serializeChatroom(current ?? chatroom));
   }
   const updated = serializeChatroom(row);
-  await publishChatEvent(app, application.ownerId, {
-    kind: 'chatroom',
-    application_uuid: application.uuid,
-    chatroom_uuid: updated.uuid,
-    chatroom: updated,
-    visitor_uuid: visitor.claims.v,
+  await app.events.emit('chat.changed', {
+    ownerId: application.ownerId,
+    change: {
+      kind: 'chatroom',
+      application_uuid: application.uuid,
+      chatroom_uuid: updated.uuid,
+      chatroom: updated,
+      visitor_uuid: visitor.claims.v,
+    },
   });
-  await emitHandoffRequested(app, { application, chatroom: row });
+  await app.events.emit('handoff.requested', { application, chatroom: row, takeover: widget.takeover });
   await app.jobs.send<HandoffTimeoutJob>(
     HANDOFF_TIMEOUT_QUEUE,
     { chatroomId: row.id, waitingSince: row.waitingSince!.toISOString() },
@@ -92,12 +93,15 @@ export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTim
     return { room, application: application!, created };
   });
   if (!ended) return;
-  await publishChatEvent(app, ended.application.ownerId, {
-    kind: 'chatroom',
-    application_uuid: ended.application.uuid,
-    chatroom_uuid: ended.room.uuid,
-    chatroom: serializeChatroom(ended.room),
-    visitor_uuid: ended.room.visitorUuid ?? undefined,
+  await app.events.emit('chat.changed', {
+    ownerId: ended.application.ownerId,
+    change: {
+      kind: 'chatroom',
+      application_uuid: ended.application.uuid,
+      chatroom_uuid: ended.room.uuid,
+      chatroom: serializeChatroom(ended.room),
+      visitor_uuid: ended.room.visitorUuid ?? undefined,
+    },
   });
   await announceHandBack(app, ended.application, ended.room, ended.created);
 }

@@ -12,11 +12,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { notFound } from '../../lib/app-error.ts';
-import { countRating } from '../analytics/record-analytics.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
 import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
-import { emitFeedbackCreated } from '../webhooks/product-events.ts';
 import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { takeVisitorMessage } from './visitor-limits.ts';
@@ -120,7 +118,6 @@ export async function setVisitorFeedback(
     .returning();
   const where = { application: visitor.application, chatroom: found.chatroom };
   const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row!);
-  await countRating(app, where, row!, found.message.feedback);
-  if (feedback !== found.message.feedback) await emitFeedbackCreated(app, where, row!);
+  await app.events.emit('message.rated', { ...where, message: row!, previous: found.message.feedback });
   return widgetMessageOf(message, visitor.widget.show_sources);
 }

@@ -1,5 +1,5 @@
 import type { TSource } from '@cairn/contracts/chat';
-import type { Passage } from '../rag/types.ts';
+import type { Passage } from '../../../rag/types.ts';
 
 const SNIPPET_MAX = 600;
 

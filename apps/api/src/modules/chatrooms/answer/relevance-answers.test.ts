@@ -1,9 +1,9 @@
 import type { TAttention } from '@cairn/contracts/attention';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applicationWith, sendChatMessage, useProviderModel } from '../testing/chat-fixtures.ts';
-import { openChatSocket } from '../testing/chat-socket.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { applicationWith, sendChatMessage, useProviderModel } from '../../../testing/chat-fixtures.ts';
+import { openChatSocket } from '../../../testing/chat-socket.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { NOT_COVERED_ANSWERS } from './no-answer.ts';
 
 const KEY = 'sk-test-key-relevance';

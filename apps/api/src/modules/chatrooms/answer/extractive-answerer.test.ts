@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Passage } from '../rag/types.ts';
+import type { Passage } from '../../../rag/types.ts';
 import { citedNumbers, citedSources, snippetOf } from './citations.ts';
 import { composeAnswer, streamedText } from './extractive-answerer.ts';
 import { languageOf, NOT_COVERED_ANSWERS, notCoveredAnswer } from './no-answer.ts';

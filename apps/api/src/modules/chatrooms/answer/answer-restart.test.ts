@@ -6,9 +6,9 @@ import path from 'node:path';
 import { adminQuery } from '@cairn/db/testing';
 import OpenAI from 'openai';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type AskedAnswer, ask, providerApplication, watchAnswers } from '../testing/answer-fleet.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
-import { freePort, signUpOverHttp, startServer, waitHealthy } from '../testing/server-process.ts';
+import { type AskedAnswer, ask, providerApplication, watchAnswers } from '../../../testing/answer-fleet.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
+import { freePort, signUpOverHttp, startServer, waitHealthy } from '../../../testing/server-process.ts';
 
 /**
  * Answers across real restarts of real server processes (decision 052): the server runs as its

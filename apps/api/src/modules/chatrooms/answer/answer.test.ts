@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   applicationWith as fixtureApplication,
   useProviderModel as fixtureProviderModel,
-} from '../testing/chat-fixtures.ts';
-import { openChatSocket } from '../testing/chat-socket.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+} from '../../../testing/chat-fixtures.ts';
+import { openChatSocket } from '../../../testing/chat-socket.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
 const KEY = 'sk-test-key-1234';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { openChatSocket, until } from '../testing/chat-socket.ts';
-import { type FakeOpenAI, startFakeOpenAI } from '../testing/fake-openai-server.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { buildApp } from '../../../app.ts';
+import { openChatSocket, until } from '../../../testing/chat-socket.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
+import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { INTERRUPTED_ERROR, MAX_ANSWER_RESUMES } from './answer-queue.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 

@@ -1,5 +1,5 @@
-import type { TextGeneration } from '../models/types.ts';
-import type { Passage } from '../rag/types.ts';
+import type { TextGeneration } from '../../../models/types.ts';
+import type { Passage } from '../../../rag/types.ts';
 import { hasAnswerOfType, type QuestionType, questionTypeOf } from './question-type.ts';
 import { sameTerm, type WeightedTerm, weightedCoverage } from './relevance.ts';
 import { sentencesOf, shorten } from './sentences.ts';

@@ -10,14 +10,12 @@ import type { Database } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ChatTurn, TextGeneration, TextModel, Usage } from '../models/types.ts';
-import { recordAnswerOutcome } from '../modules/attention/record-unanswered.ts';
-import { publishChatEvent } from '../modules/chatrooms/publish-chat-event.ts';
-import { serializeMessage } from '../modules/chatrooms/serialize-chat.ts';
-import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
-import { passageSimilarity } from '../rag/passage-similarity.ts';
-import { termStatistics } from '../rag/term-statistics.ts';
-import type { Passage } from '../rag/types.ts';
+import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
+import { passageSimilarity } from '../../../rag/passage-similarity.ts';
+import { termStatistics } from '../../../rag/term-statistics.ts';
+import type { Passage } from '../../../rag/types.ts';
+import { recordAnswerOutcome } from '../../attention/record-unanswered.ts';
+import { serializeMessage } from '../serialize-chat.ts';
 import { type AnswerTarget, answerRequestOf } from './answer-queue.ts';
 import { buildPrompt } from './build-prompt.ts';
 import { citedSources } from './citations.ts';
@@ -225,13 +223,16 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       const offset = sent;
       unsent = '';
       sent += delta.length;
-      await publishChatEvent(app, ownerId, {
-        kind: 'delta',
-        ...base,
-        message_uuid: answer.uuid,
-        run: answer.run,
-        offset,
-        delta,
+      await app.events.emit('chat.changed', {
+        ownerId,
+        change: {
+          kind: 'delta',
+          ...base,
+          message_uuid: answer.uuid,
+          run: answer.run,
+          offset,
+          delta,
+        },
       });
       if (Date.now() - lastPersist > PERSIST_EVERY_MS) {
         lastPersist = Date.now();
@@ -414,7 +415,10 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     answer: row,
     question: asked,
   }).catch((err: unknown) => app.log.warn({ err }, 'could not record an unanswered question'));
-  await publishChatEvent(app, ownerId, { kind: 'updated', ...base, message: serializeMessage(row) });
+  await app.events.emit('chat.changed', {
+    ownerId,
+    change: { kind: 'updated', ...base, message: serializeMessage(row) },
+  });
   // Once per run: only the process holding this run gets its row back.
-  await emitMessageCreated(app, { application, chatroom }, row);
+  await app.events.emit('message.created', { application, chatroom, message: row });
 }

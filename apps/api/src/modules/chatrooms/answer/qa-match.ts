@@ -1,8 +1,8 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { TSource } from '@cairn/contracts/chat';
 import type { Database } from '@cairn/db/client';
-import { jaccard, questionTokens } from '../modules/attention/question-similarity.ts';
-import { passageSimilarity } from '../rag/passage-similarity.ts';
+import { passageSimilarity } from '../../../rag/passage-similarity.ts';
+import { jaccard, questionTokens } from '../../attention/question-similarity.ts';
 import { snippetOf } from './citations.ts';
 
 /**

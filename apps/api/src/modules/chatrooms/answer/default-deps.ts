@@ -1,5 +1,5 @@
-import { resolveTextModel } from '../models/resolve-text-model.ts';
-import { retrieve } from '../rag/retrieve.ts';
+import { resolveTextModel } from '../../../models/resolve-text-model.ts';
+import { retrieve } from '../../../rag/retrieve.ts';
 import type { AnswerDeps } from './answer-message.ts';
 
 /** The real collaborators: hybrid retrieval and the owner's configured model providers. */

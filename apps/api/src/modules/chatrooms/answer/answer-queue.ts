@@ -1,9 +1,9 @@
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ChatTurn } from '../models/types.ts';
-import type { ApplicationRow } from '../modules/applications/serialize-application.ts';
-import type { ChatroomRow, MessageRow } from '../modules/chatrooms/serialize-chat.ts';
+import type { ChatTurn } from '../../../models/types.ts';
+import type { ApplicationRow } from '../../applications/serialize-application.ts';
+import type { ChatroomRow, MessageRow } from '../serialize-chat.ts';
 
 /**
  * The answer queue is the `messages` table itself: an answer is `pending` until a process takes it

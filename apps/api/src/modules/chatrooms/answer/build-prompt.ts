@@ -1,6 +1,6 @@
 import type { TStrictness } from '@cairn/contracts/applications';
-import type { ChatTurn } from '../models/types.ts';
-import type { Passage } from '../rag/types.ts';
+import type { ChatTurn } from '../../../models/types.ts';
+import type { Passage } from '../../../rag/types.ts';
 
 const RULES: Record<TStrictness, string> = {
   strict:

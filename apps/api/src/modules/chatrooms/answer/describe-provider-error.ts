@@ -1,4 +1,4 @@
-import { ModelProviderError } from '../models/provider-errors.ts';
+import { ModelProviderError } from '../../../models/provider-errors.ts';
 
 /** Turns whatever answering threw into one sentence a person understands, plus its kind. */
 export function describeProviderError(error: unknown): { message: string; kind: string } {

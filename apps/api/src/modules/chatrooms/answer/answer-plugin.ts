@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { publishMessageUpdated } from '../modules/chatrooms/publish-chat-event.ts';
-import { emitMessageCreated } from '../modules/webhooks/product-events.ts';
+import { publishMessageUpdated } from '../publish-chat-event.ts';
 import { type AbortReason, type AnswerDeps, answerMessage } from './answer-message.ts';
 import {
   ANSWER_HEARTBEAT_MS,
@@ -168,7 +167,7 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
       for (const { application, chatroom, answer } of failed) {
         app.log.warn({ messageId: answer.id }, 'answer abandoned too many times; ended as interrupted');
         await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
-        await emitMessageCreated(app, { application, chatroom }, answer);
+        await app.events.emit('message.created', { application, chatroom, message: answer });
       }
       if (resumed.length) void take();
     } catch (err) {

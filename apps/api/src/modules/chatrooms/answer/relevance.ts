@@ -1,6 +1,6 @@
 import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search';
-import type { TermStatistics } from '../rag/term-statistics.ts';
-import type { Passage } from '../rag/types.ts';
+import type { TermStatistics } from '../../../rag/term-statistics.ts';
+import type { Passage } from '../../../rag/types.ts';
 import { sentencesOf } from './sentences.ts';
 import { termsOf } from './terms.ts';
 

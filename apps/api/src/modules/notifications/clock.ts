@@ -1,3 +1,0 @@
-/** Time as the notifications see it; tests replace it on the running app to move through delays. */
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
