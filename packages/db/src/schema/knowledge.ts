@@ -99,8 +99,6 @@ export const knowledgeItems = pgTable(
     index('knowledge_items_next_check_idx').on(t.nextCheckAt).where(sql`next_check_at IS NOT NULL`),
     index('knowledge_items_crawl_root_idx').on(t.crawlRootId).where(sql`crawl_root_id IS NOT NULL`),
     // Every answer asks for the application's Q&A pairs first: without it, a scan of all its items.
-    index('knowledge_items_qa_idx')
-      .on(t.applicationId, t.createdAt, t.id)
-      .where(sql`type = 'qa'`),
+    index('knowledge_items_qa_idx').on(t.applicationId, t.createdAt, t.id).where(sql`type = 'qa'`),
   ],
 );
