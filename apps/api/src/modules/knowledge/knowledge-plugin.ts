@@ -3,6 +3,7 @@ import { webhooks } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { systemClock } from '../../lib/clock.ts';
 import { inTransaction } from '../../plugins/jobs-database.ts';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
@@ -17,7 +18,6 @@ import {
 } from '../../rag/ingest-item.ts';
 import { ParseWorkers } from '../../rag/parse/parse-workers.ts';
 import { REFRESH_CRON, REFRESH_QUEUE, runDueChecks } from '../../rag/refresh-items.ts';
-import { systemClock } from '../notifications/clock.ts';
 import { notifyCheckFailing } from '../notifications/product-notifications.ts';
 import { emitKnowledgeItemEnded } from '../webhooks/product-events.ts';
 import { createIntakeGate, type IntakeGate, OPEN_GATE } from './intake-gate.ts';

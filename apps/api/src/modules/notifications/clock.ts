@@ -1,3 +1,2 @@
-/** Time as the notifications see it; tests replace it on the running app to move through delays. */
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
+/** Kept while other branches import the clock from here; `lib/clock.ts` is its home. */
+export { type Clock, systemClock } from '../../lib/clock.ts';
