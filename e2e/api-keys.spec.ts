@@ -30,8 +30,7 @@ test('create a key, see it once, use the examples, delete it', async ({
   ownerWithApplication,
   checkA11y,
 }) => {
-  await context.addCookies([{ name: 'theme', value: 'gray.light', url: server.url }]);
-  const { user, app } = await ownerWithApplication('keys', 'Trail guide');
+  const { user, app } = await ownerWithApplication('keys', 'Trail guide', { theme: 'gray.light' });
   const baseUrl = `${server.url}/api/v1`;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
 
@@ -241,16 +240,8 @@ async function expectFits(page: Page, width: number) {
 test.describe('375 px dark', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test('long key names fit a phone screen', async ({
-    page,
-    context,
-    server,
-    api,
-    ownerWithApplication,
-    checkA11y,
-  }) => {
-    await context.addCookies([{ name: 'theme', value: 'gray.dark', url: server.url }]);
-    const { user, app } = await ownerWithApplication('keys-phone', 'Trail guide');
+  test('long key names fit a phone screen', async ({ page, api, ownerWithApplication, checkA11y }) => {
+    const { user, app } = await ownerWithApplication('keys-phone', 'Trail guide', { theme: 'gray.dark' });
     await createKey(api, user, app.uuid, { name: LONG_WORD });
     await createKey(api, user, app.uuid, {
       name: LONG_WORDS,

@@ -109,11 +109,12 @@ interface TestFixtures {
   signIn: (user?: TestUser) => Promise<TestUser>;
   /**
    * A new verified owner (e-mail `<prefix>-…`), signed in in this test's browser, with one application
-   * named `application`: the preamble of most specs.
+   * named `application`: the preamble of most specs. `theme` is put in the browser's theme cookie.
    */
   ownerWithApplication: (
     prefix: string,
     application: string,
+    options?: { theme?: string },
   ) => Promise<{ user: TestUser; app: Application }>;
   /**
    * Runs axe-core on the page; fails on serious or critical violations (with `soft`, the test goes
@@ -156,8 +157,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       return user;
     });
   },
-  ownerWithApplication: async ({ api, signIn }, use) => {
-    await use(async (prefix, application) => {
+  ownerWithApplication: async ({ api, signIn, context, server }, use) => {
+    await use(async (prefix, application, { theme } = {}) => {
+      if (theme) await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
       const user = await signIn(await api.newUser(prefix));
       return { user, app: await user.createApplication(application) };
     });
