@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../lib/clock.ts';
+import { readableMail } from '../../testing/mail.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { GONE_REASON, recordOutcome } from './deliver-webhook.ts';
@@ -28,17 +29,11 @@ const receivers: Receiver[] = [];
 /** A short schedule so retries come in milliseconds, not minutes. */
 const FAST = [150, 150, 150];
 
-/** The raw message with folded headers unfolded and quoted-printable decoded. */
-const readable = (raw: string) =>
-  raw
-    .replace(/\n[ \t]+/g, ' ')
-    .replace(/=\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 const disabledMails = () =>
   t
     .outbox()
     .filter((m) => m.subject === 'A webhook was disabled')
-    .map((m) => readable(m.raw));
+    .map((m) => readableMail(m.raw));
 /** Alice's notification profile: e-mails at once, so a disabled webhook's e-mail needs no waiting. */
 const ALICE_PROFILE = { ...DEFAULT_NOTIFICATION_PROFILE, email_delay_minutes: 0 };
 
