@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { test as base, expect, type Page } from '@playwright/test';
+import { newTestEmail } from '../apps/api/src/testing/running-cairn';
 import {
   type JsonCall,
   logIn,
@@ -95,7 +95,7 @@ export function apiHelpers(server: RunningServer) {
   return { call, register, verify, login, newUser, userFor };
 }
 
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+export const uniqueEmail = newTestEmail;
 
 interface WorkerFixtures {
   server: RunningServer;

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiCall } from './api-call.ts';
 import { type Mail, readOutbox, waitForMail } from './mail.ts';
-import { type SignedUp, signUpThroughMail } from './sign-up.ts';
+import { newTestEmail, type RunningCairn } from './running-cairn.ts';
+import { signUpThroughMail } from './sign-up.ts';
 import { waitFor } from './wait-for.ts';
 
 // This module is loaded by Playwright and the benches as well: it must not import the app.
@@ -114,15 +115,9 @@ export async function signUpOverHttp(base: string, dataDir: string, email: strin
   return { token: login.token, sender: `reg_${login.user.id}` };
 }
 
-export interface RunningServer extends ServerProcess {
-  url: string;
+export interface RunningServer extends ServerProcess, RunningCairn {
   port: number;
   dataDir: string;
-  /** E-mails written to the outbox, oldest first. */
-  outbox(): Mail[];
-  /** The newest e-mail to `to`, waiting for it; with `subject`, until the newest has it. */
-  lastMail(to: string, subject?: string): Promise<Mail>;
-  signUp(email: string, password?: string): Promise<SignedUp>;
   /** SIGTERM (SIGKILL after 5 s), then the data dir is removed unless the caller gave it. */
   stop(): Promise<void>;
 }
@@ -158,6 +153,7 @@ export async function startRunningServer(
     await stop();
     throw new Error(`${(error as Error).message}\n${server.output()}`);
   }
+  const call = apiCall(url);
   const outbox = () => readOutbox(dataDir);
   const lastMail = (to: string, subject?: string) => waitForMail(outbox, to, subject);
   return {
@@ -165,9 +161,10 @@ export async function startRunningServer(
     url,
     port,
     dataDir,
+    call,
     outbox,
     lastMail,
-    signUp: (email, password) => signUpThroughMail(apiCall(url), lastMail, email, password),
+    signUp: (email = newTestEmail(), password) => signUpThroughMail(call, lastMail, email, password),
     stop,
   };
 }

@@ -14,29 +14,19 @@ import {
   sendAccountMailJob,
 } from '../modules/accounts/send-account-mail.ts';
 import { DEFAULT_PARSE_LIMITS } from '../rag/parse/parse-limits.ts';
-import { type ApiCall, apiCall } from './api-call.ts';
-import { type Mail, readOutbox, waitForMail } from './mail.ts';
-import { type SignedUp, signUpThroughMail, TEST_PASSWORD } from './sign-up.ts';
+import { apiCall } from './api-call.ts';
+import { readOutbox, waitForMail } from './mail.ts';
+import { newTestEmail, type RunningCairn } from './running-cairn.ts';
+import { signUpThroughMail, TEST_PASSWORD } from './sign-up.ts';
 
 export type { CallOptions, TestResponse } from './api-call.ts';
 export type { Mail } from './mail.ts';
 export { TEST_PASSWORD } from './sign-up.ts';
 
-export interface TestApp {
+export interface TestApp extends RunningCairn {
   app: FastifyInstance;
-  url: string;
   config: Config;
   database: Database;
-  call: ApiCall;
-  /** E-mails written to the outbox, oldest first. */
-  outbox(): Mail[];
-  /**
-   * The last e-mail to `to`, waiting for it briefly; with `subject`, waits until the last one has it
-   * (account mail is sent by a job, after the response).
-   */
-  lastMail(to: string, subject?: string): Promise<Mail>;
-  /** Registers, verifies through the e-mailed link and logs in, as a person would. */
-  signUp(email?: string, password?: string): Promise<SignedUp>;
   close(): Promise<void>;
 }
 
@@ -125,7 +115,7 @@ export async function startTestApp(
       subject,
     );
 
-  const signUp = (email = `user-${randomBytes(4).toString('hex')}@example.com`, password = TEST_PASSWORD) =>
+  const signUp = (email = newTestEmail(), password = TEST_PASSWORD) =>
     signUpThroughMail(call, lastMail, email, password);
 
   return {
