@@ -3,14 +3,11 @@
  * it: its own data dir (removed afterwards), PGlite or a throwaway PostgreSQL database created next
  * to `--database-url` (dropped afterwards), and its peak resident memory (VmHWM) sampled.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { signUpOverHttp, startServer, waitHealthy } from '../apps/api/src/testing/server-process.ts';
 import { adminQuery, apiCaller, argValue } from './lib.ts';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * `built`: run apps/api/dist/server.js as `npm start` does (build it first: `node scripts/ensure-build.mjs`).
@@ -39,28 +36,22 @@ export async function startServerProcess(
     databaseUrl = u.toString();
   }
   const dataDir = options.storage?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `cairn-bench-${label}-`));
-  const args = options.built
-    ? ['--max-semi-space-size=4', 'apps/api/dist/server.js']
-    : ['--import', 'tsx', 'apps/api/src/server.ts'];
-  const server = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      ...(options.built && { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '131072' }),
+  const server = startServer(
+    {
       PORT: String(port),
-      HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       DATABASE_URL: databaseUrl ?? '',
       ...options.env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+    [],
+    { built: options.built, inherit: true },
+  );
+  const { pid } = server.child;
   let peakRssKb = 0;
   const sampler = setInterval(() => {
     try {
-      const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
       peakRssKb = Math.max(peakRssKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
     } catch {
       // Not on Linux, or the process is gone.
@@ -69,9 +60,9 @@ export async function startServerProcess(
 
   async function stop() {
     clearInterval(sampler);
-    if (server.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
+    if (server.child.exitCode === null && server.child.signalCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
     if (!options.storage) fs.rmSync(dataDir, { recursive: true, force: true });
     if (adminUrl) await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${throwaway} WITH (FORCE)`);
@@ -79,29 +70,14 @@ export async function startServerProcess(
 
   /** Register → e-mailed verification link (from the outbox files) → login, as a person would. */
   async function signUp(): Promise<string> {
-    const email = `bench-${Date.now()}@example.com`;
-    const password = 'granite-lantern-49';
-    await call('POST', '/api/register/', undefined, { email, username: email, password });
-    const outbox = path.join(dataDir, 'outbox');
-    for (let i = 0; i < 100; i++) {
-      for (const file of fs.existsSync(outbox) ? fs.readdirSync(outbox) : []) {
-        const raw = fs.readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
-        const token = /verify-email\?token=([\w-]+)/.exec(raw)?.[1];
-        if (raw.includes(email) && token) {
-          await call('POST', '/api/verify-email/', undefined, { token });
-          return (await call<{ token: string }>('POST', '/api/login/', undefined, { email, password })).token;
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('no verification e-mail');
+    return (await signUpOverHttp(base, dataDir, `bench-${Date.now()}@example.com`)).token;
   }
 
   /** CPU time (user + system, all threads) the server process has used so far, in seconds (Linux; 0 elsewhere). */
   function cpuSeconds(): number {
     try {
       // The fields after the command's name: utime and stime are the 12th and 13th, in clock ticks (100/s).
-      const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       return 0;
@@ -109,16 +85,7 @@ export async function startServerProcess(
   }
 
   try {
-    for (let i = 0; ; i++) {
-      if (server.exitCode !== null) throw new Error('the server exited');
-      if (i > 600) throw new Error('the server did not start');
-      try {
-        if ((await fetch(`${base}/api/health/`)).ok) break;
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitHealthy(port, server.exited);
   } catch (error) {
     await stop();
     throw error;
@@ -130,7 +97,7 @@ export async function startServerProcess(
     signUp,
     stop,
     cpuSeconds,
-    pid: server.pid!,
+    pid: pid!,
     peakRssMb: () => peakRssKb / 1024,
   };
 }

@@ -11,11 +11,10 @@ test('the analytics page shows the real numbers of a few conversations', async (
   page,
   api,
   server,
-  signIn,
+  ownerWithApplication,
   checkA11y,
 }) => {
-  const user = await signIn(await api.newUser('analytics'));
-  const app = await user.createApplication('Lighthouse');
+  const { user, app } = await ownerWithApplication('analytics', 'Lighthouse');
 
   // Nothing yet: the empty state, reached from the application's navigation.
   await page.goto(`/applications/${app.uuid}`);

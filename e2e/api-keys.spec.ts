@@ -27,12 +27,10 @@ test('create a key, see it once, use the examples, delete it', async ({
   context,
   server,
   api,
-  signIn,
+  ownerWithApplication,
   checkA11y,
 }) => {
-  await context.addCookies([{ name: 'theme', value: 'gray.light', url: server.url }]);
-  const user = await signIn(await api.newUser('keys'));
-  const app = await user.createApplication('Trail guide');
+  const { user, app } = await ownerWithApplication('keys', 'Trail guide', { theme: 'gray.light' });
   const baseUrl = `${server.url}/api/v1`;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
 
@@ -157,10 +155,9 @@ test('the copied examples run as they are, and their conversations stay out of t
   context,
   server,
   api,
-  signIn,
+  ownerWithApplication,
 }) => {
-  const user = await signIn(await api.newUser('keys-run'));
-  const app = await user.createApplication('Trail guide');
+  const { user, app } = await ownerWithApplication('keys-run', 'Trail guide');
   const key = await createKey(api, user, app.uuid, { name: 'Examples' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   await page.goto(`/applications/${app.uuid}/api-keys-and-widget`);
@@ -243,10 +240,8 @@ async function expectFits(page: Page, width: number) {
 test.describe('375 px dark', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
-  test('long key names fit a phone screen', async ({ page, context, server, api, signIn, checkA11y }) => {
-    await context.addCookies([{ name: 'theme', value: 'gray.dark', url: server.url }]);
-    const user = await signIn(await api.newUser('keys-phone'));
-    const app = await user.createApplication('Trail guide');
+  test('long key names fit a phone screen', async ({ page, api, ownerWithApplication, checkA11y }) => {
+    const { user, app } = await ownerWithApplication('keys-phone', 'Trail guide', { theme: 'gray.dark' });
     await createKey(api, user, app.uuid, { name: LONG_WORD });
     await createKey(api, user, app.uuid, {
       name: LONG_WORDS,

@@ -27,11 +27,10 @@ test('the owner sees what needs attention and turns an unanswered question into 
   page,
   api,
   server,
-  signIn,
+  ownerWithApplication,
   checkA11y,
 }) => {
-  const user = await signIn(await api.newUser('attention'));
-  const app = await user.createApplication('Lighthouse');
+  const { user, app } = await ownerWithApplication('attention', 'Lighthouse');
 
   // Empty: a helpful empty state, reachable from the sidebar without a count.
   await page.goto(`/applications/${app.uuid}`);

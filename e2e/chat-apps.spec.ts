@@ -25,17 +25,10 @@ const test = base.extend<
   ],
   server: [
     async ({ fakes }, use) => {
-      const saved = { slack: process.env.SLACK_API_URL, telegram: process.env.TELEGRAM_API_URL };
-      process.env.SLACK_API_URL = fakes.slack.url;
-      process.env.TELEGRAM_API_URL = fakes.telegram.url;
-      const server = await startServer();
-      for (const [name, value] of [
-        ['SLACK_API_URL', saved.slack],
-        ['TELEGRAM_API_URL', saved.telegram],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      const server = await startServer({
+        SLACK_API_URL: fakes.slack.url,
+        TELEGRAM_API_URL: fakes.telegram.url,
+      });
       await use(server);
       await server.stop();
     },

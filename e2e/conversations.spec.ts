@@ -9,11 +9,10 @@ test('the log lists conversations from the API and the widget, searches, opens a
   page,
   api,
   server,
-  signIn,
+  ownerWithApplication,
   checkA11y,
 }) => {
-  const user = await signIn(await api.newUser('log'));
-  const app = await user.createApplication('Lighthouse');
+  const { user, app } = await ownerWithApplication('log', 'Lighthouse');
   const base = `/applications/${app.uuid}/conversations`;
 
   // Empty: says where conversations come from; reached from the application's navigation.
@@ -112,9 +111,8 @@ test('the log lists conversations from the API and the widget, searches, opens a
   await expect(page.getByText('Do you rent bicycles?').first()).toBeVisible();
 });
 
-test('Load more brings the next page of the log', async ({ page, api, server, signIn }) => {
-  const user = await signIn(await api.newUser('log-more'));
-  const app = await user.createApplication('Lighthouse');
+test('Load more brings the next page of the log', async ({ page, api, server, ownerWithApplication }) => {
+  const { user, app } = await ownerWithApplication('log-more', 'Lighthouse');
   const key = await api.call<{ key: string }>('POST', `/api/applications/${app.uuid}/api-keys/`, {
     token: user.token,
     json: { name: 'Load test', requests_per_minute: 600 },
@@ -143,13 +141,11 @@ test('Load more brings the next page of the log', async ({ page, api, server, si
 
 test('filters the log cannot read are said so, with a way out', async ({
   page,
-  signIn,
-  api,
+  ownerWithApplication,
   allowConsoleError,
 }) => {
   allowConsoleError(/status of 400/);
-  const user = await signIn(await api.newUser('log-bad'));
-  const app = await user.createApplication('Lighthouse');
+  const { app } = await ownerWithApplication('log-bad', 'Lighthouse');
   await page.goto(`/applications/${app.uuid}/conversations?from=yesterday`);
   await expect(page.getByText('These filters are not valid')).toBeVisible();
   await page.getByRole('main').getByRole('link', { name: 'Clear filters' }).first().click();

@@ -1,13 +1,21 @@
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { test as base, expect, type Page } from '@playwright/test';
+import { newTestEmail } from '../apps/api/src/testing/running-cairn';
+import {
+  type JsonCall,
+  logIn,
+  register as registerAccount,
+  signUpThroughMail,
+  TEST_PASSWORD,
+  verifyThroughMail,
+} from '../apps/api/src/testing/sign-up';
 import { type RunningServer, startServer } from './server';
 
 const require = createRequire(import.meta.url);
 /** axe-core's source, injected into the page (no @axe-core/playwright: it needs Node 22). */
 const AXE_SOURCE: string = require('axe-core').source;
 
-export const PASSWORD = 'granite-lantern-49';
+export const PASSWORD = TEST_PASSWORD;
 
 export interface Application {
   uuid: string;
@@ -51,31 +59,16 @@ export function apiHelpers(server: RunningServer) {
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
   }
 
-  async function register(email: string, password = PASSWORD) {
-    const reg = await call('POST', '/api/register/', {
-      json: { email, username: email, password },
-      clientIp: clientIpFor(email),
-    });
-    if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
-  }
+  /** The shared sign-up steps' view of `call`: their headers carry this person's client address. */
+  const jsonCall: JsonCall = (method, pathname, { json, headers }) =>
+    call(method, pathname, { json, clientIp: headers?.['x-forwarded-for'] });
+  const as = (email: string) => ({ 'x-forwarded-for': clientIpFor(email) });
 
-  async function verify(email: string) {
-    const link = (await server.lastMail(email, 'Verify your e-mail address')).links.find((l) =>
-      l.includes('/verify-email?token='),
-    );
-    const token = new URL(link!).searchParams.get('token');
-    const res = await call('POST', '/api/verify-email/', { json: { token } });
-    if (res.status !== 200) throw new Error(`verify failed: ${JSON.stringify(res.body)}`);
-  }
-
-  async function login(email: string, password = PASSWORD): Promise<string> {
-    const res = await call<{ token: string }>('POST', '/api/login/', {
-      json: { email, password },
-      clientIp: clientIpFor(email),
-    });
-    if (res.status !== 200) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
-    return res.body.token;
-  }
+  const register = (email: string, password = PASSWORD) =>
+    registerAccount(jsonCall, email, password, as(email));
+  const verify = (email: string) => verifyThroughMail(jsonCall, server.lastMail, email);
+  const login = async (email: string, password = PASSWORD) =>
+    (await logIn(jsonCall, email, password, as(email))).token;
 
   function userFor(email: string, password: string, token: string): TestUser {
     return {
@@ -94,16 +87,15 @@ export function apiHelpers(server: RunningServer) {
 
   /** Registers, verifies through the e-mailed link and logs in. Registration is rate-limited per IP: use sparingly. */
   async function newUser(prefix = 'user'): Promise<TestUser> {
-    const email = `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
-    await register(email);
-    await verify(email);
-    return userFor(email, PASSWORD, await login(email));
+    const email = uniqueEmail(prefix);
+    const { token } = await signUpThroughMail(jsonCall, server.lastMail, email, PASSWORD, as(email));
+    return userFor(email, PASSWORD, token);
   }
 
   return { call, register, verify, login, newUser, userFor };
 }
 
-export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(4).toString('hex')}@example.com`;
+export const uniqueEmail = newTestEmail;
 
 interface WorkerFixtures {
   server: RunningServer;
@@ -115,6 +107,15 @@ interface TestFixtures {
   api: ReturnType<typeof apiHelpers>;
   /** Puts the user's token in the browser's auth_token cookie (default: the shared user). */
   signIn: (user?: TestUser) => Promise<TestUser>;
+  /**
+   * A new verified owner (e-mail `<prefix>-…`), signed in in this test's browser, with one application
+   * named `application`: the preamble of most specs. `theme` is put in the browser's theme cookie.
+   */
+  ownerWithApplication: (
+    prefix: string,
+    application: string,
+    options?: { theme?: string },
+  ) => Promise<{ user: TestUser; app: Application }>;
   /**
    * Runs axe-core on the page; fails on serious or critical violations (with `soft`, the test goes
    * on and fails at its end, so one run lists every page's violations).
@@ -154,6 +155,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         { name: 'auth_token', value: user.token, url: server.url, httpOnly: true, sameSite: 'Lax' },
       ]);
       return user;
+    });
+  },
+  ownerWithApplication: async ({ api, signIn, context, server }, use) => {
+    await use(async (prefix, application, { theme } = {}) => {
+      if (theme) await context.addCookies([{ name: 'theme', value: theme, url: server.url }]);
+      const user = await signIn(await api.newUser(prefix));
+      return { user, app: await user.createApplication(application) };
     });
   },
   checkA11y: async ({ page }, use) => {

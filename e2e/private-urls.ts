@@ -10,11 +10,7 @@ export const serverAllowingPrivateUrls: [
 ] = [
   // biome-ignore lint/correctness/noEmptyPattern: Playwright requires the destructuring form
   async ({}, use: (server: RunningServer) => Promise<void>) => {
-    const previous = process.env.ALLOW_PRIVATE_URLS;
-    process.env.ALLOW_PRIVATE_URLS = 'true';
-    const server = await startServer();
-    if (previous === undefined) delete process.env.ALLOW_PRIVATE_URLS;
-    else process.env.ALLOW_PRIVATE_URLS = previous;
+    const server = await startServer({ ALLOW_PRIVATE_URLS: 'true' });
     await use(server);
     await server.stop();
   },

@@ -15,10 +15,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, signUpOverHttp } from '../../apps/api/src/testing/server-process.ts';
+import { waitFor } from '../../apps/api/src/testing/wait-for.ts';
 import { apiCaller, argValue } from '../lib.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,14 +83,6 @@ function tree(pid: number): Proc[] {
   return found;
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts the command; resolves when /api/health/ answers 200, with the time it took and the tree's peak. */
@@ -118,16 +111,17 @@ async function start(dataDir: string, port: number) {
   };
   const sampler = setInterval(sample, 50);
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      if (performance.now() - started > 120_000) throw new Error('the server did not start in 120 s');
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/health/`)).ok) break;
-      } catch {
-        // Not listening yet.
-      }
-      await sleep(20);
-    }
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/api/health/`)).ok;
+        } catch {
+          return false; // not listening yet
+        }
+      },
+      { what: 'the server to answer its health check', timeoutMs: 120_000, intervalMs: 20 },
+    );
   } catch (error) {
     clearInterval(sampler);
     stop(child.pid!);
@@ -151,24 +145,7 @@ function stop(pid: number) {
 /** Register → e-mailed verification link (outbox) → login; an application with knowledge; one answer. */
 async function exercise(base: string, dataDir: string) {
   const call = apiCaller(() => base);
-  const email = `memory-${Date.now()}@example.com`;
-  const password = 'granite-lantern-49';
-  await call('POST', '/api/register/', undefined, { email, username: email, password });
-  const outbox = path.join(dataDir, 'outbox');
-  let verified = false;
-  for (let i = 0; i < 100 && !verified; i++) {
-    for (const file of fs.existsSync(outbox) ? fs.readdirSync(outbox) : []) {
-      const raw = fs.readFileSync(path.join(outbox, file), 'utf8').replace(/=\r?\n/g, '');
-      const token = /verify-email\?token=([\w-]+)/.exec(raw)?.[1];
-      if (raw.includes(email) && token) {
-        await call('POST', '/api/verify-email/', undefined, { token });
-        verified = true;
-      }
-    }
-    if (!verified) await sleep(100);
-  }
-  if (!verified) throw new Error('no verification e-mail');
-  const { token } = await call<{ token: string }>('POST', '/api/login/', undefined, { email, password });
+  const { token } = await signUpOverHttp(base, dataDir, `memory-${Date.now()}@example.com`);
   const me = await call<{ sender_identifier: string }>('GET', '/api/me/', token);
 
   const form = new FormData();

@@ -16,9 +16,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { docxBomb, pdfFlateBomb } from '../../apps/api/src/testing/hostile-files.ts';
+import { freePort } from '../../apps/api/src/testing/server-process.ts';
 import { makePdf } from '../knowledge-ingest/make-pdf.ts';
 import { argValue } from '../lib.ts';
 import { startServerProcess } from '../server-process.ts';
@@ -45,14 +45,6 @@ function childrenOf(pid: number): number[] {
   } catch {
     return [];
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, waitHealthy } from './testing/server-process.ts';
-import { firstOutboxMail, TEST_PASSWORD } from './testing/test-app.ts';
+import { firstOutboxMail, freePort, startServer, waitHealthy } from './testing/server-process.ts';
+import { TEST_PASSWORD } from './testing/sign-up.ts';
+import { waitFor } from './testing/wait-for.ts';
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -34,9 +35,7 @@ describe('the server process on embedded PGlite', () => {
     ).toBe(201);
     const mail = await firstOutboxMail(dataDir);
     // The subject is logged too (stdout is a pipe: give the line a moment to arrive).
-    for (let i = 0; i < 50 && !first.output().includes('Verify your e-mail address'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => first.output().includes('Verify your e-mail address'), { timeoutMs: 5000 });
     expect(first.output()).toContain('Verify your e-mail address');
     const link = mail.links.find((l) => l.startsWith(`http://localhost:${port}/verify-email?token=`))!;
     expect(

@@ -1,3 +1,6 @@
-/** Time as a service sees it; tests replace it on the running app to move through delays. */
+/**
+ * Time as a module sees it. Defaults to the real time; tests replace it on the running app (for
+ * instance `app.webhooks.clock`) to move through a delay instead of sleeping through it.
+ */
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();

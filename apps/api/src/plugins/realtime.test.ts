@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../app.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { waitFor } from '../testing/wait-for.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };
@@ -27,10 +28,6 @@ async function connect(headers: Record<string, string>) {
   return { socket, events, closed };
 }
 
-async function until(check: () => boolean) {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
-}
-
 describe('/api/ws', () => {
   it('delivers a user’s events to all of their sockets and to no one else', async () => {
     const tab1 = await connect({ authorization: `Token ${alice.token}` });
@@ -39,7 +36,7 @@ describe('/api/ws', () => {
     expect(tab1.events[0]).toEqual({ event: 'ready', data: { user_id: alice.user.id } });
 
     await t.app.realtime.publish(alice.user.id, { event: 'kb_updates', data: { hello: 'world' } });
-    await until(() => tab1.events.length > 1 && tab2.events.length > 1);
+    await waitFor(() => tab1.events.length > 1 && tab2.events.length > 1);
     expect(tab1.events.at(-1)).toEqual({ event: 'kb_updates', data: { hello: 'world' } });
     expect(tab2.events.at(-1)).toEqual({ event: 'kb_updates', data: { hello: 'world' } });
     expect(other.events.map((e) => e.event)).toEqual(['ready']);
@@ -58,7 +55,7 @@ describe('/api/ws', () => {
     try {
       await t.app.realtime.publish(alice.user.id, { event: 'message', data: { big: 'x'.repeat(50_000) } });
       await other.realtime.publish(alice.user.id, { event: 'message', data: { big: 'y'.repeat(60_000) } });
-      await until(() => tab.events.length > 2);
+      await waitFor(() => tab.events.length > 2);
       expect(tab.events.slice(1).map((e) => e.data.big.length)).toEqual([50_000, 60_000]);
     } finally {
       tab.socket.close();
@@ -70,7 +67,7 @@ describe('/api/ws', () => {
     const tab = await connect({ authorization: `Token ${alice.token}` });
     for (let i = 0; i < 20; i++)
       void t.app.realtime.publish(alice.user.id, { event: 'message', data: { i } });
-    await until(() => tab.events.length > 20);
+    await waitFor(() => tab.events.length > 20);
     await new Promise((r) => setTimeout(r, 100));
     expect(tab.events.slice(1).map((e) => e.data.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     tab.socket.close();
@@ -87,7 +84,7 @@ describe('/api/ws', () => {
     await worker.ready();
     try {
       await worker.realtime.publish(alice.user.id, { event: 'kb_updates', data: { from: 'worker' } });
-      await until(() => tab.events.length > 1);
+      await waitFor(() => tab.events.length > 1);
       expect(tab.events.at(-1)).toEqual({ event: 'kb_updates', data: { from: 'worker' } });
     } finally {
       tab.socket.close();

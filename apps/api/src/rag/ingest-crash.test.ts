@@ -1,12 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstOutboxMail, TEST_PASSWORD } from '../testing/test-app.ts';
+import { freePort, signUpOverHttp, startServer, waitHealthy } from '../testing/server-process.ts';
+import { waitFor } from '../testing/wait-for.ts';
 
 /**
  * Crash safety as a real process crash: the server runs as its own process (tsx), is killed with
@@ -15,47 +16,21 @@ import { firstOutboxMail, TEST_PASSWORD } from '../testing/test-app.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const fixtures = path.join(ROOT, 'apps/api/src/rag/parse/fixtures');
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-function startServer(dataDir: string, port: number): ChildProcess {
-  // `node --import tsx` keeps the server in this one process, so SIGKILL hits the server itself.
-  return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'apps/api/src/server.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
+const children: ChildProcess[] = [];
+/** The server process, as `npm start` runs it, printing to this one's output. */
+const serve = (dataDir: string, port: number) =>
+  startServer(
+    {
       DATA_DIR: dataDir,
       PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
       ALLOW_PRIVATE_URLS: 'true',
       DATABASE_URL: '',
       NODE_ENV: 'production',
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-}
+    children,
+    { inherit: true },
+  );
 
-async function waitReady(base: string, child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/api/health/`);
-      if (res.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
-
-const children: ChildProcess[] = [];
 let dataDir: string;
 let site: http.Server | undefined;
 afterAll(() => {
@@ -89,32 +64,12 @@ describe('ingestion survives a crash', () => {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    let server = startServer(dataDir, port);
-    children.push(server);
-    await waitReady(base, server);
+    let server = serve(dataDir, port);
+    // Slow on a loaded machine: tsx compiles the server, and PGlite makes a new data dir.
+    await waitHealthy(port, server.exited, 150_000);
 
     // Sign up through the API and the outbox, as a person would.
-    const email = 'crash@example.com';
-    await fetch(`${base}/api/register/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, username: email, password: TEST_PASSWORD }),
-    });
-    const mail = await firstOutboxMail(dataDir);
-    const verifyToken = new URL(mail.links.find((l) => l.includes('verify-email'))!).searchParams.get(
-      'token',
-    );
-    await fetch(`${base}/api/verify-email/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: verifyToken }),
-    });
-    const login = await fetch(`${base}/api/login/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: TEST_PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
+    const { token } = await signUpOverHttp(base, dataDir, 'crash@example.com');
     const auth = { authorization: `Token ${token}` };
 
     const form = new FormData();
@@ -149,23 +104,24 @@ describe('ingestion survives a crash', () => {
 
     await firstHitSeen;
     expect((await list())[0]!.status).toBe('processing');
-    server.kill('SIGKILL');
-    await new Promise((resolve) => server.once('exit', resolve));
+    server.child.kill('SIGKILL');
+    await server.exited;
     hang = false;
 
-    server = startServer(dataDir, port);
-    children.push(server);
-    await waitReady(base, server);
-    let items = await list();
-    for (let i = 0; i < 300 && !items.every((x) => x.status === 'ready' || x.status === 'failed'); i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      items = await list();
-    }
+    server = serve(dataDir, port);
+    // Slow on a loaded machine: tsx compiles the server, and PGlite makes a new data dir.
+    await waitHealthy(port, server.exited, 150_000);
+    const items = await waitFor(list, {
+      until: (l) => l.every((x) => x.status === 'ready' || x.status === 'failed'),
+      what: 'every item to settle after the restart',
+      timeoutMs: 60_000,
+      intervalMs: 200,
+    });
     expect(items.map((x) => [x.status, x.error])).toEqual(items.map(() => ['ready', null]));
     expect(items[0]!.title).toBe('Slow page');
     expect(items.every((x) => x.chunk_count > 0)).toBe(true);
     expect(hits).toBeGreaterThanOrEqual(2);
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    server.child.kill('SIGTERM');
+    await server.exited;
   }, 180_000);
 });

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { until } from '../testing/chat-socket.ts';
 import { startTestApp } from '../testing/test-app.ts';
+import { waitFor } from '../testing/wait-for.ts';
 import { INGEST_QUEUE } from './ingest-item.ts';
 
 /**
@@ -32,7 +32,7 @@ describe('knowledge ingestion on a graceful stop', () => {
     expect(created.status).toBe(201);
     const knowledge = async () =>
       (await t.call('GET', `/api/applications/${created.body.uuid}/knowledge/`, { token: owner.token })).body;
-    await until(async () => JSON.stringify(await knowledge()).includes('"processing"'));
+    await waitFor(async () => JSON.stringify(await knowledge()).includes('"processing"'));
 
     await t.app.lifecycle.drain(1000);
     await t.app.close();
@@ -51,7 +51,7 @@ describe('knowledge ingestion on a graceful stop', () => {
     expect(jobs.rows[0]!.n).toBe(1);
     // The worker left behind ends once its page fails; its writes (under the old lease) change nothing.
     site.closeAllConnections();
-    await until(() => t.app.knowledge.deps.leases.size === 0);
+    await waitFor(() => t.app.knowledge.deps.leases.size === 0);
     const after = await t.database.query<{ status: string }>('SELECT status FROM knowledge_items');
     expect(after.rows).toEqual([{ status: 'queued' }]);
     await t.database.close();

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { waitFor } from '../testing/wait-for.ts';
 import { INGEST_QUEUE, MAX_INGEST_ATTEMPTS, recoverStalledItems } from './ingest-item.ts';
 
 let t: TestApp;
@@ -39,15 +40,6 @@ async function itemRow(appUuid: string) {
   return rows[0];
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 300 && !done(value); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await read();
-  }
-  return value;
-}
-
 const chunkCount = async (itemId: number) =>
   (
     await t.database.query<{ n: number }>(
@@ -59,10 +51,11 @@ const chunkCount = async (itemId: number) =>
 describe('stalled items', () => {
   it('are queued again while attempts remain, then fail with a reason', async () => {
     const appUuid = await createWith([['text', 'Harbour notes\n\nThe harbour closes at dusk.']]);
-    const ready = await waitFor(
-      () => itemRow(appUuid),
-      (r) => r?.status === 'ready',
-    );
+    const ready = await waitFor(() => itemRow(appUuid), {
+      until: (r) => r?.status === 'ready',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     expect(ready!.attempts).toBe(1);
 
     // A worker is mid-way: the row says processing, with a fresh heartbeat…
@@ -76,10 +69,11 @@ describe('stalled items', () => {
       [ready!.id],
     );
     expect(await recoverStalledItems(t.app.knowledge.deps)).toBe(1);
-    const again = await waitFor(
-      () => itemRow(appUuid),
-      (r) => r?.status === 'ready',
-    );
+    const again = await waitFor(() => itemRow(appUuid), {
+      until: (r) => r?.status === 'ready',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     expect(again!.attempts).toBe(2);
 
     await t.database.query(
@@ -98,29 +92,32 @@ describe('stalled items', () => {
 
     // Re-sync starts the attempts over.
     await t.call('POST', `/api/applications/${appUuid}/knowledge/${failed!.uuid}/resync/`, { token });
-    const resynced = await waitFor(
-      () => itemRow(appUuid),
-      (r) => r?.status === 'ready',
-    );
+    const resynced = await waitFor(() => itemRow(appUuid), {
+      until: (r) => r?.status === 'ready',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     expect(resynced!.attempts).toBe(1);
   });
 
   it('re-queues a queued item whose job was lost', async () => {
     const appUuid = await createWith([['text', 'Lost job\n\nThis item lost its job.']]);
-    const ready = await waitFor(
-      () => itemRow(appUuid),
-      (r) => r?.status === 'ready',
-    );
+    const ready = await waitFor(() => itemRow(appUuid), {
+      until: (r) => r?.status === 'ready',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     // Queued, but no job exists for it (as after a crash between fetching a batch and starting it).
     await t.database.query(
       `UPDATE knowledge_items SET status = 'queued', updated_at = now() - interval '1 hour' WHERE id = $1`,
       [ready!.id],
     );
     expect(await recoverStalledItems(t.app.knowledge.deps)).toBe(1);
-    const after = await waitFor(
-      () => itemRow(appUuid),
-      (r) => r?.status === 'ready',
-    );
+    const after = await waitFor(() => itemRow(appUuid), {
+      until: (r) => r?.status === 'ready',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     expect(after!.status).toBe('ready');
   });
 });
@@ -160,7 +157,7 @@ describe('deleting mid-ingestion', () => {
             [INGEST_QUEUE, row!.id],
           )
         ).rows[0]?.state,
-      (s) => s === 'completed' || s === 'failed',
+      { until: (s) => s === 'completed' || s === 'failed', timeoutMs: 30_000, intervalMs: 100 },
     );
     expect(state).toBe('completed');
     // … and nothing of the item is left.

@@ -1,5 +1,6 @@
 import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import WebSocket from 'ws';
+import { waitFor } from './wait-for.ts';
 
 /** A `/api/ws` client for chat tests: collects `message` events and rebuilds answers from deltas. */
 export async function openChatSocket(baseUrl: string, token: string) {
@@ -52,10 +53,7 @@ export async function openChatSocket(baseUrl: string, token: string) {
   };
 }
 
+/** @deprecated `waitFor` (testing/wait-for.ts); kept while other branches still import it here. */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await waitFor(check, { timeoutMs, intervalMs: 20 });
 }

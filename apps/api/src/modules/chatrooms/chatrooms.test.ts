@@ -2,6 +2,7 @@ import { ASSISTANT_SENDER, MESSAGE_MAX } from '@cairn/contracts/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { NOT_COVERED_ANSWER } from './answer/no-answer.ts';
 
 let t: TestApp;
@@ -327,7 +328,7 @@ describe('answers', () => {
       message: '',
     });
     await tab.finalOf(answer.uuid); // the first run's final event
-    await until(async () => (await messagesOf(room)).body.messages[1].status === 'complete');
+    await waitFor(async () => (await messagesOf(room)).body.messages[1].status === 'complete');
     const regenerated = (await messagesOf(room)).body.messages[1];
     expect(regenerated).toMatchObject({ run: 1, status: 'complete', message: NOT_COVERED_ANSWER });
     expect(tab.streamedText(answer.uuid, 1)).toBe(NOT_COVERED_ANSWER);
@@ -335,11 +336,3 @@ describe('answers', () => {
     tab.close();
   });
 });
-
-async function until(check: () => Promise<boolean>) {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-}

@@ -2,8 +2,9 @@ import type { TChatroomSource } from '@cairn/contracts/chat';
 import type { TConversation, TConversationPage } from '@cairn/contracts/conversations';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openChatSocket, until } from '../../testing/chat-socket.ts';
+import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };
@@ -497,7 +498,7 @@ describe('deleting a visitor’s conversations', () => {
         [gone],
       );
       expect(left.rows).toHaveLength(0);
-      await until(() => socket.events.filter((e) => e.kind === 'chatroom_deleted').length === 2);
+      await waitFor(() => socket.events.filter((e) => e.kind === 'chatroom_deleted').length === 2);
       expect(
         socket.events.flatMap((e) => (e.kind === 'chatroom_deleted' ? [e.chatroom_uuid] : [])).sort(),
       ).toEqual([a, b].sort());

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { makeScannedPdf, pngDeclaring, renderPage } from '../../testing/make-scan.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 
 type Item = { uuid: string; title: string; status: string; error: string | null; read_with_ocr: boolean };
 
@@ -23,16 +24,18 @@ async function addFiles(files: Array<[string, Buffer]>): Promise<{ appUuid: stri
   const created = await t.call('POST', '/api/applications/', { token: owner.token, form });
   expect(created.status).toBe(201);
   const appUuid = created.body.uuid as string;
-  for (let i = 0; i < 600; i++) {
-    const { body } = await t.call<Item[]>('GET', `/api/applications/${appUuid}/knowledge/`, {
-      token: owner.token,
-    });
-    if (body.length === files.length && body.every((x) => x.status === 'ready' || x.status === 'failed')) {
-      return { appUuid, items: body };
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('items did not settle');
+  const items = await waitFor(
+    async () =>
+      (await t.call<Item[]>('GET', `/api/applications/${appUuid}/knowledge/`, { token: owner.token })).body,
+    {
+      until: (body) =>
+        body.length === files.length && body.every((x) => x.status === 'ready' || x.status === 'failed'),
+      what: 'the items to settle',
+      timeoutMs: 120_000,
+      intervalMs: 200,
+    },
+  );
+  return { appUuid, items };
 }
 
 async function ask(appUuid: string, message: string) {

@@ -4,8 +4,8 @@ import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import type { TNotification } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDueChecks } from '../../rag/refresh-items.ts';
-import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };
@@ -127,13 +127,16 @@ const list = async (appUuid: string) =>
 /** Waits until the application has `n` items (any number when undefined), all ready or failed. */
 async function settled(appUuid: string, n?: number): Promise<TKnowledgeItem[]> {
   let items: TKnowledgeItem[] = [];
-  await until(async () => {
-    items = await list(appUuid);
-    return (
-      (n === undefined || items.length === n) &&
-      items.every((i) => i.status === 'ready' || i.status === 'failed')
-    );
-  }, 20_000);
+  await waitFor(
+    async () => {
+      items = await list(appUuid);
+      return (
+        (n === undefined || items.length === n) &&
+        items.every((i) => i.status === 'ready' || i.status === 'failed')
+      );
+    },
+    { timeoutMs: 20_000 },
+  );
   return items;
 }
 
@@ -206,9 +209,9 @@ describe('scheduled re-sync', () => {
 
     pages.set('/etag/menu', html('Menu', 'Today the kitchen serves mackerel pie.'));
     await runScheduleAt(2);
-    await until(
+    await waitFor(
       async () => (await byUuid(appUuid, before!.uuid))?.last_changed_at !== before!.last_changed_at,
-      20_000,
+      { timeoutMs: 20_000 },
     );
     const [after] = await settled(appUuid, 1);
     expect(after!.status).toBe('ready');
@@ -357,7 +360,7 @@ describe('whole-site import', () => {
     await runScheduleAt(25);
     // The kept pages are due now and checked by the next runs.
     await runScheduleAt(25);
-    await until(async () => (await search(appUuid, 'ferry service')).length > 0, 20_000);
+    await waitFor(async () => (await search(appUuid, 'ferry service')).length > 0, { timeoutMs: 20_000 });
     items = await settled(appUuid, 4);
     expect(
       pagesOf(items)

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applicationWith, conversationsOf, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { NOT_COVERED_ANSWER } from '../chatrooms/answer/no-answer.ts';
 import { BAD_KEYS_PER_MINUTE } from './authenticate-api-key.ts';
 
@@ -404,8 +405,15 @@ describe('authentication and errors', () => {
       token: owner.token,
     });
 
-    const expiring = await createKey(appA.uuid, { expires_at: new Date(Date.now() + 1500).toISOString() });
-    await new Promise((r) => setTimeout(r, 1600));
+    const expiresAt = new Date(Date.now() + 1500).toISOString();
+    const expiring = await createKey(appA.uuid, { expires_at: expiresAt });
+    // Until the key has expired by the database's clock, the one that checks it.
+    await waitFor(
+      async () =>
+        (await t.database.query<{ past: boolean }>('SELECT now() > $1::timestamptz AS past', [expiresAt]))
+          .rows[0]!.past,
+      { what: 'the key to expire' },
+    );
 
     const typo = `${keyA.slice(0, 12)}${keyA[12] === 'x' ? 'y' : 'x'}${keyA.slice(13)}`;
     for (const [key, message] of [

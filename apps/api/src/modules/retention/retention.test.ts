@@ -1,8 +1,9 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
-import { openChatSocket, until } from '../../testing/chat-socket.ts';
+import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { deleteExpiredConversations } from './delete-expired-conversations.ts';
 import { RETENTION_QUEUE } from './retention-plugin.ts';
 
@@ -75,7 +76,7 @@ describe('conversation retention', () => {
     expect(ownChat.status).toBe(201);
     const own = ownChat.body.chatroom.uuid as string;
     await age(own, 95);
-    await until(async () => (await exists('unanswered_question_asks', 'true', [])) === 1);
+    await waitFor(async () => (await exists('unanswered_question_asks', 'true', [])) === 1);
     await age(old.room, 120);
     await age(uncovered.room, 91);
     await age(recent.room, 89);
@@ -100,7 +101,7 @@ describe('conversation retention', () => {
     expect(await deleteExpiredConversations(t.app, new Date(), 1)).toBe(3);
     expect(await roomExists(own)).toBe(0);
     // The sidebar's room leaves open pages live; the API ones were in no live list.
-    await until(() => socket.events.some((e) => e.kind === 'chatroom_deleted' && e.chatroom_uuid === own));
+    await waitFor(() => socket.events.some((e) => e.kind === 'chatroom_deleted' && e.chatroom_uuid === own));
     const announced = socket.events.filter((e) => e.kind === 'chatroom_deleted').map((e) => e.chatroom_uuid);
     expect(announced).toEqual([own]);
     socket.close();
@@ -138,7 +139,7 @@ describe('conversation retention', () => {
     t.app.notifications.clock = () => new Date(Date.now() + 81 * DAY);
     try {
       await t.app.jobs.send(RETENTION_QUEUE, {});
-      await until(async () => (await roomExists(recent.room)) === 0);
+      await waitFor(async () => (await roomExists(recent.room)) === 0);
     } finally {
       t.app.notifications.clock = realClock;
     }

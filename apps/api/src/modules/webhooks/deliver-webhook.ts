@@ -52,7 +52,9 @@ export async function deliverWebhook(app: FastifyInstance, deliveryId: number): 
     return;
   }
 
-  const startedAt = new Date();
+  const startedAt = app.webhooks.clock();
+  // The attempt's duration is real time, whatever the clock says.
+  const startedMs = Date.now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   const msgId = messageIdOf(delivery.uuid);
   let result: PostResult | null = null;
@@ -80,7 +82,7 @@ export async function deliverWebhook(app: FastifyInstance, deliveryId: number): 
       error = 'The attempt failed inside Cairn.';
     }
   }
-  const durationMs = Date.now() - startedAt.getTime();
+  const durationMs = Date.now() - startedMs;
   const status = result?.statusCode ?? null;
   const ok = status !== null && status >= 200 && status < 300;
   const gone = status === 410;
@@ -117,7 +119,9 @@ export async function deliverWebhook(app: FastifyInstance, deliveryId: number): 
     });
     const { failingSince } = await recordOutcome(tx, webhook.id, startedAt, ok, status);
     const failingTooLong =
-      !ok && failingSince !== null && Date.now() - failingSince.getTime() >= settings.disableAfterFailingMs;
+      !ok &&
+      failingSince !== null &&
+      app.webhooks.clock().getTime() - failingSince.getTime() >= settings.disableAfterFailingMs;
     const disableReason = gone
       ? GONE_REASON
       : failingTooLong

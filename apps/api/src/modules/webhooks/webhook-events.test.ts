@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE } from '../widget/handoff.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
@@ -69,19 +70,13 @@ async function events<T extends EventType>(
   match: (data: Data<T>) => boolean,
   n = 1,
 ): Promise<Array<Data<T>>> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const found = received(type).filter(match);
-    if (found.length >= n) {
-      for (const data of found) expect(data.application_uuid).toBe(appUuid);
-      return found;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `got ${found.length} of ${n} ${type}; all: ${all.received.map((r) => r.body).join('\n')}`,
-      );
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const found = await waitFor(() => received(type).filter(match), {
+    until: (f) => f.length >= n,
+    what: `${n} ${type} events`,
+    timeoutMs: 15_000,
+  });
+  for (const data of found) expect(data.application_uuid).toBe(appUuid);
+  return found;
 }
 
 /** The owner's `send-message` (a new chat unless `extra` names one). */

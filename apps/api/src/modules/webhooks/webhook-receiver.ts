@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { waitFor } from '../../testing/wait-for.ts';
 
 /** One request a receiver got, and whether each known secret verifies it (`standardwebhooks`). */
 export interface Received {
@@ -62,11 +63,7 @@ export async function startReceiver() {
     secrets,
     /** Waits until `n` requests arrived. */
     async waitFor(n: number, timeoutMs = 10_000): Promise<Received[]> {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${n} requests`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitFor(() => received.length, { until: (got) => got >= n, what: `${n} requests`, timeoutMs });
       return received;
     },
     close() {

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startServer, waitHealthy } from '../../testing/server-process.ts';
-import { firstOutboxMail, TEST_PASSWORD } from '../../testing/test-app.ts';
+import { firstOutboxMail, freePort, startServer, waitHealthy } from '../../testing/server-process.ts';
+import { TEST_PASSWORD } from '../../testing/sign-up.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 const children: ChildProcess[] = [];
@@ -68,13 +69,12 @@ describe('webhook deliveries across a kill -9', () => {
     await inFlight.waitFor(1);
     await scheduled.waitFor(1);
     // Give the failed attempt a moment to be recorded (its retry job with it).
-    const deadline = Date.now() + 5000;
-    for (;;) {
-      const log = await call('GET', `/api/webhooks/${hooks[1]!.uuid}/deliveries/`, undefined, token);
-      if (log.body.deliveries[0]?.attempt_count === 1) break;
-      if (Date.now() > deadline) throw new Error('the failed attempt was not recorded');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor(
+      async () =>
+        (await call('GET', `/api/webhooks/${hooks[1]!.uuid}/deliveries/`, undefined, token)).body
+          .deliveries[0]?.attempt_count === 1,
+      { what: 'the failed attempt to be recorded', timeoutMs: 5000, intervalMs: 50 },
+    );
 
     first.child.kill('SIGKILL');
     expect(await first.exited).toBe('SIGKILL');

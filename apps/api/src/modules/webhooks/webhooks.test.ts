@@ -5,7 +5,10 @@ import { notifications, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/clock.ts';
+import { readableMail } from '../../testing/mail.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { GONE_REASON, recordOutcome } from './deliver-webhook.ts';
 import { DEFAULT_DELIVERY_SETTINGS, nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { emitWebhookEvent } from './emit-webhook-event.ts';
@@ -26,17 +29,11 @@ const receivers: Receiver[] = [];
 /** A short schedule so retries come in milliseconds, not minutes. */
 const FAST = [150, 150, 150];
 
-/** The raw message with folded headers unfolded and quoted-printable decoded. */
-const readable = (raw: string) =>
-  raw
-    .replace(/\n[ \t]+/g, ' ')
-    .replace(/=\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 const disabledMails = () =>
   t
     .outbox()
     .filter((m) => m.subject === 'A webhook was disabled')
-    .map((m) => readable(m.raw));
+    .map((m) => readableMail(m.raw));
 /** Alice's notification profile: e-mails at once, so a disabled webhook's e-mail needs no waiting. */
 const ALICE_PROFILE = { ...DEFAULT_NOTIFICATION_PROFILE, email_delay_minutes: 0 };
 
@@ -77,16 +74,6 @@ const deliveries = async (hook: string, token = alice.token) =>
       response_excerpt: string | null;
     }>;
   }>;
-
-async function until<T>(what: () => Promise<T>, done: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const message = (text: string) => ({
   id: 1,
@@ -413,11 +400,11 @@ describe('webhooks API', () => {
         .set({ url: `${r.url.replace('127.0.0.1', '[::ffff:7f00:1]')}/hook` })
         .where(eq(webhooks.uuid, created.body.uuid));
       await strict.call('POST', `/api/webhooks/${created.body.uuid}/test/`, { token: owner.token });
-      const log = await until(
+      const log = await waitFor(
         async () =>
           (await strict.call('GET', `/api/webhooks/${created.body.uuid}/deliveries/`, { token: owner.token }))
             .body.deliveries,
-        (d: Array<{ attempts: Array<{ error: string }> }>) => d[0]!.attempts.length > 0,
+        { until: (d: Array<{ attempts: Array<{ error: string }> }>) => d[0]!.attempts.length > 0 },
       );
       expect(log[0]!.attempts[0]).toMatchObject({ ok: false, status_code: null });
       expect(log[0]!.attempts[0]!.error).toMatch(/Blocked address: 127\.0\.0\.1 is a loopback address/);
@@ -460,10 +447,9 @@ describe('deliveries', () => {
     expect(got!.headers['user-agent']).toMatch(/^CairnWebhooks\//);
     expect(got!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
-    const [logged] = await until(
-      () => deliveries(hook.uuid),
-      (d) => d[0]?.status === 'succeeded',
-    );
+    const [logged] = await waitFor(() => deliveries(hook.uuid), {
+      until: (d) => d[0]?.status === 'succeeded',
+    });
     expect(logged).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
     expect(logged!.attempts).toHaveLength(1);
     expect(logged!.attempts[0]).toMatchObject({ number: 1, status_code: 200, ok: true, error: null });
@@ -523,10 +509,7 @@ describe('deliveries', () => {
     expect(new Set(got.map((x) => x.body)).size).toBe(1);
     expect(got.every((x) => x.verifiedWith.length === 1)).toBe(true);
     expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(140);
-    const [d] = await until(
-      () => deliveries(hook.uuid),
-      (l) => l[0]?.status === 'succeeded',
-    );
+    const [d] = await waitFor(() => deliveries(hook.uuid), { until: (l) => l[0]?.status === 'succeeded' });
     expect(d!.attempts.map((a) => [a.number, a.status_code, a.ok])).toEqual([
       [1, 500, false],
       [2, 429, false],
@@ -545,10 +528,7 @@ describe('deliveries', () => {
     r.script.push({ status: 500 }, { status: 502 }, { status: 503 }, { status: 504 });
     const hook = await createHook(r);
     await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
-    const [failed] = await until(
-      () => deliveries(hook.uuid),
-      (l) => l[0]?.status === 'failed',
-    );
+    const [failed] = await waitFor(() => deliveries(hook.uuid), { until: (l) => l[0]?.status === 'failed' });
     expect(failed!.attempt_count).toBe(FAST.length + 1);
     expect(failed!.next_attempt_at).toBeNull();
     expect(r.received).toHaveLength(4);
@@ -568,10 +548,7 @@ describe('deliveries', () => {
     expect(retried).toMatchObject({ status: 202, body: { status: 'pending', uuid: failed!.uuid } });
     await r.waitFor(5);
     expect(r.received[4]!.headers['webhook-id']).toBe(failed!.message_id);
-    const [done] = await until(
-      () => deliveries(hook.uuid),
-      (l) => l[0]?.status === 'succeeded',
-    );
+    const [done] = await waitFor(() => deliveries(hook.uuid), { until: (l) => l[0]?.status === 'succeeded' });
     expect(done!.attempts).toHaveLength(5);
   });
 
@@ -612,10 +589,7 @@ describe('deliveries', () => {
     Object.assign(t.app.webhooks.settings, { retryDelaysMs: [100] });
     const hook = await createHook(r);
     await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
-    const [d] = await until(
-      () => deliveries(hook.uuid),
-      (l) => l[0]?.status === 'failed',
-    );
+    const [d] = await waitFor(() => deliveries(hook.uuid), { until: (l) => l[0]?.status === 'failed' });
     expect(d!.attempts.map((a) => a.status_code)).toEqual([307, 301]);
     expect(d!.attempts[0]!.error).toMatch(/redirects are not followed/);
     expect(target.received).toEqual([]);
@@ -627,9 +601,9 @@ describe('deliveries', () => {
     const hook = await createHook(r);
     await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
     await r.waitFor(1);
-    const after = await until(
+    const after = await waitFor(
       async () => (await t.call('GET', `/api/webhooks/${hook.uuid}/`, { token: alice.token })).body,
-      (b) => b.enabled === false,
+      { until: (b) => b.enabled === false },
     );
     expect(after.disabled_reason).toBe(GONE_REASON);
     const [d] = await deliveries(hook.uuid);
@@ -639,10 +613,9 @@ describe('deliveries', () => {
     await new Promise((res) => setTimeout(res, 300));
     expect(r.received).toHaveLength(1);
     expect(await deliveries(hook.uuid)).toHaveLength(1);
-    const mail = await until(
-      async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)),
-      (m) => m.length > 0,
-    );
+    const mail = await waitFor(async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)), {
+      until: (m) => m.length > 0,
+    });
     expect(mail).toHaveLength(1);
     expect(mail[0]).toContain(GONE_REASON);
     expect(mail[0]).toContain('/settings/integrations');
@@ -659,21 +632,27 @@ describe('deliveries', () => {
       retryDelaysMs: [100, 100, 100, 100, 100],
       disableAfterFailingMs: 250,
     });
+    // The failure window runs on the webhooks' clock: it stands still until the first failure is
+    // recorded, then moves past the window, so the next attempt is the one that disables the webhook.
+    const start = Date.now();
+    let offsetMs = 0;
+    t.app.webhooks.clock = () => new Date(start + offsetMs);
     try {
       await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
-      const after = await until(
+      await waitFor(() => deliveries(hook.uuid), { until: (l) => (l[0]?.attempt_count ?? 0) >= 1 });
+      offsetMs = 250;
+      const after = await waitFor(
         async () => (await t.call('GET', `/api/webhooks/${hook.uuid}/`, { token: alice.token })).body,
-        (b) => b.enabled === false,
+        { until: (b) => b.enabled === false },
       );
       expect(after.disabled_reason).toMatch(/^Every delivery failed for/);
       expect(r.received.length).toBeGreaterThanOrEqual(2);
       expect(r.received.length).toBeLessThan(6);
       const [d] = await deliveries(hook.uuid);
       expect(d!.status).toBe('failed');
-      const mail = await until(
-        async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)),
-        (m) => m.length > 0,
-      );
+      const mail = await waitFor(async () => disabledMails().filter((m) => m.includes(`${r.url}/hook`)), {
+        until: (m) => m.length > 0,
+      });
       expect(mail[0]).toContain('Every delivery failed');
       expect(mail[0]).toContain('/settings/integrations');
       // Enabling it again starts with a clean slate.
@@ -684,6 +663,7 @@ describe('deliveries', () => {
       expect(on.body).toMatchObject({ enabled: true, disabled_reason: null });
     } finally {
       t.app.webhooks.settings.disableAfterFailingMs = DEFAULT_DELIVERY_SETTINGS.disableAfterFailingMs;
+      t.app.webhooks.clock = systemClock;
     }
   });
 
@@ -701,13 +681,13 @@ describe('deliveries', () => {
       await createHook(r);
       await emitWebhookEvent(t.app, alice.user.id, messageEvent(aliceApp));
       // The bell still tells; the e-mail is not even queued.
-      const told = await until(
+      const told = await waitFor(
         async () =>
           (
             (await t.call('GET', '/api/notifications/', { token: alice.token })).body
               .results as TNotification[]
           ).find((n) => n.event === 'integration_failed' && n.body.includes(`${r.url}/hook`)),
-        (n) => n !== undefined,
+        { until: (n) => n !== undefined },
       );
       const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, told!.uuid));
       expect(row!.emailStatus).toBe('none');
@@ -797,13 +777,15 @@ describe('deliveries', () => {
       // A receiver with either secret verifies it.
       expect(during!.verifiedWith.sort()).toEqual([hook.secret, rotated.body.secret].sort());
 
-      await new Promise((res) => setTimeout(res, 1600));
+      // Past the rotation window, on the webhooks' clock rather than by sleeping through it.
+      t.app.webhooks.clock = () => new Date(Date.now() + 1600);
       await t.call('POST', `/api/webhooks/${hook.uuid}/test/`, { token: alice.token });
       const [, after] = await r.waitFor(2);
       expect(after!.headers['webhook-signature']!.split(' ')).toHaveLength(1);
       expect(after!.verifiedWith).toEqual([rotated.body.secret]);
     } finally {
       t.app.webhooks.settings.rotationWindowMs = DEFAULT_DELIVERY_SETTINGS.rotationWindowMs;
+      t.app.webhooks.clock = systemClock;
     }
   });
 
@@ -816,16 +798,13 @@ describe('deliveries', () => {
       const hook = await createHook(r, { events: ['knowledge.item.failed'] });
       await emitWebhookEvent(t.app, alice.user.id, itemFailedEvent(aliceApp));
       await r.waitFor(1);
-      const [d] = await until(
-        () => deliveries(hook.uuid),
-        (l) => l[0]?.attempt_count === 1,
-      );
+      const [d] = await waitFor(() => deliveries(hook.uuid), { until: (l) => l[0]?.attempt_count === 1 });
       const [row] = await t.app.db
         .select()
         .from(webhookDeliveries)
         .where(eq(webhookDeliveries.uuid, d!.uuid));
       // The retry's job, queued after the first attempt, is lost.
-      const lost = await until(
+      const lost = await waitFor(
         async () =>
           (
             await t.database.query<{ id: string }>(
@@ -834,21 +813,29 @@ describe('deliveries', () => {
               [DELIVERY_QUEUE, row!.id],
             )
           ).rows,
-        (rows) => rows.length > 0,
-        900,
+        { until: (rows) => rows.length > 0, timeoutMs: 900 },
       );
       expect(lost).toHaveLength(1);
-      await new Promise((res) => setTimeout(res, 1500));
+      // The retry falls due (on the database's clock, which schedules it) with no job to send it.
+      await waitFor(
+        async () =>
+          (
+            await t.database.query<{ due: boolean }>(
+              'SELECT next_attempt_at <= now() AS due FROM webhook_deliveries WHERE id = $1',
+              [row!.id],
+            )
+          ).rows[0]?.due,
+        { what: 'the retry to fall due', timeoutMs: 5000 },
+      );
       expect(r.received).toHaveLength(1);
       // The sweep (every 30 s; called here at once) finds it due with no job and queues it again.
       expect(await sweepDeliveries(t.app)).toBe(1);
       await r.waitFor(2);
       expect(r.received[1]!.headers['webhook-id']).toBe(d!.message_id);
       expect(r.received[1]!.verifiedWith).toEqual([hook.secret]);
-      const [done] = await until(
-        () => deliveries(hook.uuid),
-        (l) => l[0]?.status === 'succeeded',
-      );
+      const [done] = await waitFor(() => deliveries(hook.uuid), {
+        until: (l) => l[0]?.status === 'succeeded',
+      });
       expect(done!.attempt_count).toBe(2);
       expect(await sweepDeliveries(t.app)).toBe(0);
     } finally {

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.ts';
-import { openChatSocket, until } from '../../../testing/chat-socket.ts';
+import { openChatSocket } from '../../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
+import { waitFor } from '../../../testing/wait-for.ts';
 import { INTERRUPTED_ERROR, MAX_ANSWER_RESUMES } from './answer-queue.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
@@ -170,7 +171,7 @@ describe('answer queue', () => {
       ).rows[0]!.lease;
     const firstLease = await leaseOf();
     expect(firstLease).not.toBeNull();
-    await until(async () => new Date((await leaseOf()) ?? 0).getTime() > new Date(firstLease!).getTime());
+    await waitFor(async () => new Date((await leaseOf()) ?? 0).getTime() > new Date(firstLease!).getTime());
     expect(await tab.finalOf(res.body.answer.uuid)).toMatchObject({ status: 'complete' });
     expect(await leaseOf()).toBeNull();
   });
@@ -242,7 +243,7 @@ describe('graceful drain', () => {
     const tab = await openChatSocket(t.url, owner.token);
     const answers: string[] = [];
     for (let i = 0; i < 3; i++) answers.push((await ask(t, owner, app, `Question ${i}`)).body.answer.uuid);
-    await until(() => answers.every((uuid) => tab.streamedText(uuid).length > 0));
+    await waitFor(() => answers.every((uuid) => tab.streamedText(uuid).length > 0));
     return { t, tab, answers, owner };
   }
 
@@ -274,7 +275,7 @@ describe('graceful drain', () => {
   it('hands back, as new pending runs, the answers still running when the time is up', async () => {
     const { t, tab, answers } = await slowSetup(400);
     await t.app.lifecycle.drain(0);
-    await until(() =>
+    await waitFor(() =>
       answers.every((uuid) =>
         tab.events.some((e) => e.kind === 'updated' && e.message.uuid === uuid && e.message.run === 1),
       ),

@@ -6,6 +6,7 @@ import {
 import { openChatSocket } from '../../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../../testing/test-app.ts';
+import { waitFor } from '../../../testing/wait-for.ts';
 import { NOT_COVERED_ANSWER } from './no-answer.ts';
 
 const KEY = 'sk-test-key-1234';
@@ -279,8 +280,3 @@ describe('OpenAI-compatible provider (local wire-format server)', () => {
     tab.close();
   });
 });
-
-async function waitFor(check: () => boolean) {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error('condition not met in time');
-}
