@@ -52,8 +52,3 @@ export async function openChatSocket(baseUrl: string, token: string) {
     close: () => socket.close(),
   };
 }
-
-/** @deprecated `waitFor` (testing/wait-for.ts); kept while other branches still import it here. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  await waitFor(check, { timeoutMs, intervalMs: 20 });
-}

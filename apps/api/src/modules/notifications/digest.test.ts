@@ -1,7 +1,7 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { DIGEST_QUEUE, DIGEST_SEND_LEASE_MS, digestMessageId, sendDueDigests } from './digest.ts';
 
 /** The digest under a test clock: at the owner's local hour, about the period, silent when empty. */
@@ -29,10 +29,13 @@ async function failure(url: string) {
   expect(
     (await t.call('POST', `/api/applications/${appUuid}/knowledge/`, { token: alice.token, form })).status,
   ).toBe(201);
-  await until(async () => {
-    const bell = await t.call('GET', '/api/notifications/', { token: alice.token });
-    return bell.body.results.some((n: { title: string }) => n.title.includes(url));
-  }, 15_000);
+  await waitFor(
+    async () => {
+      const bell = await t.call('GET', '/api/notifications/', { token: alice.token });
+      return bell.body.results.some((n: { title: string }) => n.title.includes(url));
+    },
+    { timeoutMs: 15_000 },
+  );
 }
 
 beforeAll(async () => {
@@ -178,7 +181,7 @@ describe('digest', () => {
     try {
       at(periodEnd.toISOString());
       void sendDueDigests(t.app);
-      await until(async () => digests().length === before + 1, 15_000);
+      await waitFor(async () => digests().length === before + 1, { timeoutMs: 15_000 });
     } finally {
       dying.mockRestore();
     }
@@ -215,7 +218,7 @@ describe('digest', () => {
     try {
       at('2026-07-05T08:00:00Z');
       void sendDueDigests(t.app);
-      await until(async () => dying.mock.calls.length > 0, 15_000);
+      await waitFor(async () => dying.mock.calls.length > 0, { timeoutMs: 15_000 });
     } finally {
       dying.mockRestore();
     }

@@ -2,9 +2,9 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
-import { until } from '../../testing/chat-socket.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { replyByText } from './handoff-deadline.ts';
 
 /**
@@ -41,7 +41,7 @@ async function signUpOverSmtp(email: string) {
     (await t.call('POST', '/api/register/', { json: { email, username: email, password: TEST_PASSWORD } }))
       .status,
   ).toBe(201);
-  await until(() => mailTo(email, /Verify your e-mail address/).length === 1);
+  await waitFor(() => mailTo(email, /Verify your e-mail address/).length === 1);
   const token = /verify-email\?token=([\w-]+)/.exec(readable(mailTo(email, /Verify/)[0]!.raw))![1];
   expect((await t.call('POST', '/api/verify-email/', { json: { token } })).status).toBe(200);
   const login = await t.call('POST', '/api/login/', { json: { email, password: TEST_PASSWORD } });

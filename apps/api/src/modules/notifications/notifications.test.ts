@@ -6,8 +6,8 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
-import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { type Receiver, startReceiver } from '../webhooks/webhook-receiver.ts';
 import {
   deliverNotificationEmail,
@@ -62,11 +62,14 @@ const bell = async (token = alice.token) =>
 /** Waits for Alice's notification of `event` that matches, in the bell and on the socket. */
 async function notified(event: string, match: (n: TNotification) => boolean = () => true) {
   let found: TNotification | undefined;
-  await until(async () => {
-    found = (await bell()).results.find((n) => n.event === event && match(n));
-    return found !== undefined;
-  }, 15_000);
-  await until(() => live.some((n) => n.uuid === found!.uuid));
+  await waitFor(
+    async () => {
+      found = (await bell()).results.find((n) => n.event === event && match(n));
+      return found !== undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
+  await waitFor(() => live.some((n) => n.uuid === found!.uuid));
   return found!;
 }
 
@@ -233,7 +236,7 @@ describe('events reach the bell and the socket', () => {
       },
     });
     expect(sent.status).toBe(201);
-    await until(async () => {
+    await waitFor(async () => {
       const messages = await t.call(
         'GET',
         `/api/applications/${appUuid}/chatrooms/${sent.body.chatroom.uuid}/messages/`,
@@ -392,7 +395,9 @@ describe('quiet by default', () => {
       message: 'Do you repair submarines on Sundays?',
     });
     const room = sent.body.conversation.uuid as string;
-    await until(async () => (await rowsOf(room)).some((r) => r.event === 'unanswered_question'), 15_000);
+    await waitFor(async () => (await rowsOf(room)).some((r) => r.event === 'unanswered_question'), {
+      timeoutMs: 15_000,
+    });
     const row = await latestOf('unanswered_question');
     expect(row).toMatchObject({ emailStatus: 'none', readAt: expect.any(Date) });
     expect((await bell()).results.filter((n) => n.event === 'unanswered_question')).toEqual([]);
@@ -418,11 +423,10 @@ describe('quiet by default', () => {
     const room = sent.body.conversation.uuid as string;
     expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
     // E-mailed: the mail about this conversation, the one its row was claimed and sent for.
-    await until(
-      () => t.outbox().some((m) => m.to === alice.user.email && readable(m.raw).includes(room)),
-      15_000,
-    );
-    await until(async () => (await latestOf('handoff_requested'))?.emailStatus === 'sent');
+    await waitFor(() => t.outbox().some((m) => m.to === alice.user.email && readable(m.raw).includes(room)), {
+      timeoutMs: 15_000,
+    });
+    await waitFor(async () => (await latestOf('handoff_requested'))?.emailStatus === 'sent');
     // The row the e-mail was sent from exists, read, and the bell does not list it.
     const row = await latestOf('handoff_requested');
     expect(row).toMatchObject({ emailStatus: 'sent', readAt: expect.any(Date) });
@@ -577,7 +581,7 @@ describe('e-mail', () => {
     expect((await visitor('POST', `/conversations/${sent.body.conversation.uuid}/handoff/`)).status).toBe(
       200,
     );
-    await until(() => mailsTo().length === before + 1, 15_000);
+    await waitFor(() => mailsTo().length === before + 1, { timeoutMs: 15_000 });
     await putProfile(alice.token, DEFAULT_NOTIFICATION_PROFILE);
   });
 

@@ -6,8 +6,8 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { notifications } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { deliverNotificationPush } from './deliver-push.ts';
 import { notifyIntegrationFailed } from './product-notifications.ts';
 
@@ -146,8 +146,8 @@ describe('Web Push', () => {
     form.append('items[0].type', 'url');
     form.append('items[0].value', 'http://127.0.0.1:1/closed');
     await t.call('POST', `/api/applications/${created.body.uuid}/knowledge/`, { token: owner.token, form });
-    await until(() => received.length === 2, 15_000);
-    await until(
+    await waitFor(() => received.length === 2, { timeoutMs: 15_000 });
+    await waitFor(
       async () =>
         (await t.call('GET', '/api/notifications/push/', { token: owner.token })).body.subscriptions === 1,
     );

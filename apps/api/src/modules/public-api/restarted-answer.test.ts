@@ -3,9 +3,9 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { useProviderModel } from '../../testing/chat-fixtures.ts';
-import { until } from '../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 
 /**
  * What a client of the OpenAI-compatible API sees when the process writing its answer stops
@@ -144,7 +144,7 @@ describe('a public API answer written again after its process stopped', { timeou
       messages: [{ role: 'user', content: 'Tell me everything' }],
     });
     // The first run is under way (the model is writing it) when its process stops.
-    await until(() => asked() === 1, 30_000);
+    await waitFor(() => asked() === 1, { timeoutMs: 30_000 });
     await restart();
     const done = await completion;
     expect(done.choices[0]!.message.content).toBe(AGAIN);

@@ -4,8 +4,8 @@ import type { TWidgetBoot, TWidgetEvent, TWidgetMessage } from '@cairn/contracts
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
-import { until } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { waitFor } from '../../testing/wait-for.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
 import { REFUSED_ORIGINS_KEPT } from './refused-origins.ts';
 import { authenticateVisitor } from './visitor-auth.ts';
@@ -576,10 +576,10 @@ describe('human takeover', () => {
       const read = await visitor(token).call('GET', `/conversations/${room}/`);
       return read.body.messages as TWidgetMessage[];
     };
-    await until(
+    await waitFor(
       async () =>
         (await byUuid()).filter((m) => m.role === 'assistant' && m.status === 'complete').length >= 4,
-      15_000,
+      { timeoutMs: 15_000 },
     );
     const afterBack = await byUuid();
     const noticeAt = afterBack.findIndex((m) => m.notice);
