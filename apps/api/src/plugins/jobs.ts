@@ -30,6 +30,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * For a job that talks to a third party while a person waits for it (a Slack or Telegram reply, a
+ * Slack or push notification): its worker refreshes it every 10 s, so a job whose process died
+ * (kill -9, the OOM killer) is failed, and so retried, at the next supervision pass after 20 s
+ * without a refresh (about a minute) instead of at pg-boss's default expiry, 15 minutes.
+ */
+export const HEARTBEAT = { heartbeatSeconds: 20 } as const;
+
 /** pg-boss on the same database as everything else (PGlite or PostgreSQL). */
 export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWorkers: boolean }) {
   await setAsideLegacySchema(app.database);

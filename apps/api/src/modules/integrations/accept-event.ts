@@ -1,6 +1,7 @@
 import { integrationEvents, integrations } from '@cairn/db/schema';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { HEARTBEAT } from '../../plugins/jobs.ts';
 import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
 
 /**
@@ -26,7 +27,7 @@ export async function acceptEvent(
   if (!taken) return false;
   if (!job) return true;
   try {
-    await app.jobs.send(REPLY_QUEUE, job, { retryLimit: 2, retryDelay: 5 });
+    await app.jobs.send(REPLY_QUEUE, job, { retryLimit: 2, retryDelay: 5, ...HEARTBEAT });
   } catch (error) {
     await app.db.delete(integrationEvents).where(eq(integrationEvents.id, taken.id));
     throw error;

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
 import { pinnedLookup, resolvePublicAddress } from '../../lib/ssrf.ts';
+import { HEARTBEAT } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
@@ -21,7 +22,7 @@ export async function queueNotificationPush(app: FastifyInstance, notificationId
   await app.jobs.send<PushJob>(
     PUSH_QUEUE,
     { notificationId },
-    { startAfter: seconds, retryLimit: 3, retryDelay: 60 },
+    { startAfter: seconds, retryLimit: 3, retryDelay: 60, ...HEARTBEAT },
   );
 }
 

@@ -1,6 +1,7 @@
 import { integrations, notifications } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { HEARTBEAT } from '../../plugins/jobs.ts';
 import { openSecret } from '../integrations/integration-secrets.ts';
 import { describeSlackError, slackClient } from '../integrations/slack-client.ts';
 import { postToSlackOnce } from '../integrations/slack-post-once.ts';
@@ -14,7 +15,11 @@ export interface SlackJob {
 
 /** Queued at once: Slack messages have no delay and no quiet hours (they hold e-mail and push). */
 export async function queueNotificationSlack(app: FastifyInstance, notificationId: number) {
-  await app.jobs.send<SlackJob>(SLACK_QUEUE, { notificationId }, { retryLimit: 3, retryDelay: 30 });
+  await app.jobs.send<SlackJob>(
+    SLACK_QUEUE,
+    { notificationId },
+    { retryLimit: 3, retryDelay: 30, ...HEARTBEAT },
+  );
 }
 
 /** `&`, `<` and `>` are Slack's control characters: escaped as Slack documents. */
