@@ -9,7 +9,7 @@
  *   npx tsx bench/answer-quality/study-signals.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json]
  */
 import fs from 'node:fs';
-import { judgeRelevance, sameTerm } from '../../apps/api/src/answer/relevance.ts';
+import { COVERED_THRESHOLD, judgeRelevance, sameTerm } from '../../apps/api/src/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/answer/terms.ts';
 import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
@@ -159,7 +159,7 @@ function at90(qs: Features[], f: Variant): number {
 }
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 console.log(
-  'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined',
+  'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined | at the threshold in use: evaluation, bench',
 );
 for (const [name, f] of VARIANTS) {
   let threshold = 0.3;
@@ -177,6 +177,11 @@ for (const [name, f] of VARIANTS) {
       pct(calAnswerable.reduce((a, b) => a + b, 0) / calAnswerable.length),
       `${pct(below(ev.heldOut, threshold))} / ${pct(below(ev.answerable, threshold))}`,
       be ? `${pct(below(be.heldOut, threshold))} / ${pct(below(be.answerable, threshold))}` : '',
+      // At the product's threshold, whatever the rule gives: the bench's own operating point.
+      `${pct(below(ev.heldOut, COVERED_THRESHOLD))} / ${pct(below(ev.answerable, COVERED_THRESHOLD))}`,
+      be
+        ? `${pct(below(be.heldOut, COVERED_THRESHOLD))} / ${pct(below(be.answerable, COVERED_THRESHOLD))}`
+        : '',
     ].join(' | '),
   );
 }
