@@ -35,6 +35,9 @@ const seed = Number(argValue('--seed') ?? 24);
 const heldOutCount = Number(argValue('--held-out') ?? 3);
 const questionCount = Number(argValue('--questions') ?? 600);
 const verbose = process.argv.includes('--verbose');
+/** `--dump file.json`: each question's retrieved passages and word statistics, to study the decision offline. */
+const dumpFile = argValue('--dump');
+const dumped: unknown[] = [];
 /**
  * The calibration half: the articles that seeds 3, 8, 12 and 16 hold out (so those seeds calibrate
  * on held-out questions of this half only); the other 12 articles, among them the three that the
@@ -201,6 +204,16 @@ async function answer(question: string) {
   decideCpuMicros += used.user + used.system;
   const built = { decision, ...composeAnswer(question, decision.weighted, decision.passages) };
   answerMs.push(performance.now() - started);
+  if (dumpFile) {
+    const paragraphOf = (p: (typeof passages)[number]) => itemParagraph.get(p.item_uuid);
+    dumped.push({
+      question,
+      score: decision.score,
+      covered: decision.covered,
+      stats: { chunks: stats.chunks, df: Object.fromEntries(stats.df), stopWords: [...stats.stopWords] },
+      passages: passages.map((p) => ({ ...p, paragraph: paragraphOf(p) })),
+    });
+  }
   return { passages, built };
 }
 
@@ -270,5 +283,27 @@ if (process.argv.includes('--thresholds')) {
       `${t.toFixed(2)}       ${pct(below(heldOutScores), heldOutScores.length).padEnd(19)}${pct(below(answerableScores), answerableScores.length)}`,
     );
   }
+}
+if (dumpFile) {
+  const labelled = dumped.map((entry, i) => {
+    const q = i < answerable.length ? answerable[i]! : unanswerable[i - answerable.length]!;
+    return { ...(entry as object), answerable: i < answerable.length, pid: q.pid, answers: q.answers };
+  });
+  // How many chunks each item title holds: the base rate against which passages' agreement on a title is read.
+  const { rows: titleChunks } = await database.query<{ title: string; chunks: number }>(
+    `SELECT i.title, count(*)::int AS chunks FROM knowledge_items i JOIN knowledge_chunks c ON c.item_id = i.id
+     WHERE i.application_id = $1 GROUP BY i.title`,
+    [applicationId],
+  );
+  fs.writeFileSync(
+    dumpFile,
+    JSON.stringify({
+      seed,
+      half,
+      heldOut: [...heldOut],
+      titleChunks: Object.fromEntries(titleChunks.map((r) => [r.title, r.chunks])),
+      questions: labelled,
+    }),
+  );
 }
 await database.close();

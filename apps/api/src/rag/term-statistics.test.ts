@@ -52,5 +52,7 @@ describe('term statistics', () => {
     expect(glaciers.df.get('glaciers')).toBe(2);
     expect(glaciers.stopWords.has('the')).toBe(true);
     expect(fromSql[4]!.df.get('quantum')).toBe(0);
+    // Chunks per item title, the relevance decision's base rate for passages agreeing on one.
+    expect(glaciers.titleChunks).toEqual(new Map(ITEMS.map(([title]) => [title, 1])));
   });
 });

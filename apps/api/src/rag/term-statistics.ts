@@ -24,7 +24,8 @@ counted AS (
   ) c
 )
 SELECT w, bool_or(stop) AS stop, sum(n)::int AS df,
-       (SELECT chunk_count FROM knowledge_index_stats WHERE application_id = $1)::int AS chunks
+       (SELECT chunk_count FROM knowledge_index_stats WHERE application_id = $1)::int AS chunks,
+       (SELECT version::text FROM knowledge_index_stats WHERE application_id = $1) AS version
 FROM counted GROUP BY w`;
 
 /** What the relevance decision needs to know of the whole knowledge, not just the retrieved passages. */
@@ -35,6 +36,33 @@ export interface TermStatistics {
   df: Map<string, number>;
   /** Query words some stemming configuration in use treats as stop words ("is", "der", "les"). */
   stopWords: Set<string>;
+  /**
+   * Item title → chunks under it: how often retrieval would meet a title by chance, against which
+   * the relevance decision reads the retrieved passages' agreement on one (decision 075).
+   */
+  titleChunks?: ReadonlyMap<string, number>;
+}
+
+/** Chunks per item title, at one version of an application's knowledge. */
+const TITLE_CHUNKS_SQL = `SELECT i.title, count(*)::int AS chunks
+FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.item_id
+WHERE c.application_id = $1 GROUP BY i.title`;
+
+/** The last counted version per application: titles change only with the knowledge's version. */
+const titleCounts = new WeakMap<Database, Map<number, { version: string; titles: Map<string, number> }>>();
+
+async function titleChunksAt(database: Database, applicationId: number, version: string) {
+  let perApplication = titleCounts.get(database);
+  if (!perApplication) {
+    perApplication = new Map();
+    titleCounts.set(database, perApplication);
+  }
+  const known = perApplication.get(applicationId);
+  if (known?.version === version) return known.titles;
+  const { rows } = await database.query<{ title: string; chunks: number }>(TITLE_CHUNKS_SQL, [applicationId]);
+  const titles = new Map(rows.map((row) => [row.title, Number(row.chunks)]));
+  perApplication.set(applicationId, { version, titles });
+  return titles;
 }
 
 /**
@@ -53,7 +81,12 @@ export async function termStatistics(
     // The retrieval just before has stemmed this question for the same copy.
     const { version, stems } = recentStems(index, query) ?? (await stemQuery(database, index, query));
     if (version === index.version) {
-      const stats: TermStatistics = { chunks: index.chunkCount, df: new Map(), stopWords: new Set() };
+      const stats: TermStatistics = {
+        chunks: index.chunkCount,
+        df: new Map(),
+        stopWords: new Set(),
+        titleChunks: await titleChunksAt(database, applicationId, version),
+      };
       for (const { w, ts_config, lexeme, stop } of stems) {
         const count =
           lexeme === null ? 0 : Math.min(index.documentFrequency(ts_config, lexeme), DF_COUNT_CAP);
@@ -63,11 +96,20 @@ export async function termStatistics(
       return stats;
     }
   }
-  const { rows } = await database.query<{ w: string; stop: boolean; df: number; chunks: number | null }>(
-    TERM_STATISTICS_SQL,
-    [applicationId, query, DF_COUNT_CAP],
-  );
-  const stats: TermStatistics = { chunks: 0, df: new Map(), stopWords: new Set() };
+  const { rows } = await database.query<{
+    w: string;
+    stop: boolean;
+    df: number;
+    chunks: number | null;
+    version: string | null;
+  }>(TERM_STATISTICS_SQL, [applicationId, query, DF_COUNT_CAP]);
+  const version = rows[0]?.version;
+  const stats: TermStatistics = {
+    chunks: 0,
+    df: new Map(),
+    stopWords: new Set(),
+    ...(version ? { titleChunks: await titleChunksAt(database, applicationId, version) } : {}),
+  };
   for (const row of rows) {
     stats.chunks = Number(row.chunks ?? 0);
     stats.df.set(row.w, Number(row.df));

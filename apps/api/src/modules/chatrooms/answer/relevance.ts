@@ -17,6 +17,18 @@ export const COVERED_THRESHOLD = RELEVANCE_THRESHOLD / 100;
  */
 export const VECTOR_SIMILAR = 0.6;
 const VECTOR_RELIEF = 0.75;
+/**
+ * Where the retrieved passages come from, as evidence beside the words they match: when the
+ * knowledge covers a question, retrieval tends to find several passages of the document about it;
+ * for a question it does not cover, the passages that share some of its words scatter over
+ * unrelated documents. A passage's coverage gains `TITLE_AGREEMENT_WEIGHT` × (its title agreement −
+ * `TITLE_AGREEMENT_CENTRE`), scaled by how informative agreement is (1 − its title's share of the
+ * knowledge): a passage alone of its title loses a little, one joined by most others gains. Both
+ * calibrated with the threshold on half of the SQuAD articles, so that the threshold stays where it
+ * was (decision 075).
+ */
+export const TITLE_AGREEMENT_WEIGHT = 0.2;
+export const TITLE_AGREEMENT_CENTRE = 0.4;
 
 /** Openings that say what kind of answer is wanted, not what it is about ("how long", "how often"). */
 const QUESTION_FRAME = /\bhow (?:long|far|old|big|large|tall|high|often|soon)\b/giu;
@@ -135,6 +147,26 @@ function nearCoverage(
   return near;
 }
 
+/**
+ * Per passage, what its title agreement adds to its coverage (may be negative). Agreement is the
+ * share of the other passages under the same item title, beyond the share of the knowledge's chunks
+ * that title holds (what chance would give). Nothing, either way, without evidence: statistics
+ * without titles, a single passage, or a knowledge that is one document.
+ */
+function titleEvidence(passages: readonly Passage[], stats: TermStatistics | null): number[] {
+  const titles = stats?.titleChunks;
+  if (!titles || passages.length < 2) return passages.map(() => 0);
+  const counts = new Map<string, number>();
+  for (const p of passages) counts.set(p.item_title, (counts.get(p.item_title) ?? 0) + 1);
+  return passages.map((p) => {
+    const chance = Math.min((titles.get(p.item_title) ?? 0) / Math.max(stats.chunks, 1), 1);
+    if (chance >= 1) return 0;
+    const others = (counts.get(p.item_title)! - 1) / (passages.length - 1);
+    const agreement = Math.max(0, (others - chance) / (1 - chance));
+    return TITLE_AGREEMENT_WEIGHT * (agreement - TITLE_AGREEMENT_CENTRE) * (1 - chance);
+  });
+}
+
 export interface RelevanceDecision {
   covered: boolean;
   /** The best passage's coverage (0–1), stored with the answer. */
@@ -185,23 +217,28 @@ export function judgeRelevance(
     for (let i = 0; i < weighted.length; i++) if (found.has(i)) sum += weighted[i]!.weight;
     return sum / total;
   };
-  // A passage's score, the mean of its whole and near coverage, is at most its whole coverage: the
-  // sentences (the costly part) are read only for a passage that could pass or be the best.
+  const evidence = titleEvidence(passages, stats);
+  // A passage's score, the mean of its whole and near coverage plus its title evidence, is at most
+  // its whole coverage plus that evidence: the sentences (the costly part) are read only for a
+  // passage that could pass or be the best.
   const ranked = read
     .map((r) => {
+      const bonus = evidence[r.rank]!;
       const cosine = similarity?.get(r.p.chunk_id);
       const needed =
         cosine !== undefined && cosine >= VECTOR_SIMILAR
           ? COVERED_THRESHOLD * VECTOR_RELIEF
           : COVERED_THRESHOLD;
-      return { ...r, whole: share(r.whole), needed };
+      return { ...r, whole: share(r.whole), bonus, needed };
     })
-    .sort((a, b) => b.whole - a.whole || a.rank - b.rank);
+    .sort((a, b) => b.whole + b.bonus - (a.whole + a.bonus) || a.rank - b.rank);
   let best = 0;
   const passing: Array<{ p: Passage; rank: number; coverage: number }> = [];
   for (const r of ranked) {
-    if (!every && r.whole < r.needed && r.whole <= best) continue;
-    const covered = (r.whole + nearCoverage(r.p.content, r.frame, share, matches)) / 2;
+    const bound = Math.min(r.whole + r.bonus, 1);
+    if (!every && bound < r.needed && bound <= best) continue;
+    const near = nearCoverage(r.p.content, r.frame, share, matches);
+    const covered = Math.min(Math.max((r.whole + near) / 2 + r.bonus, 0), 1);
     coverage.set(r.p.chunk_id, covered);
     best = Math.max(best, covered);
     if (covered >= r.needed) passing.push({ p: r.p, rank: r.rank, coverage: covered });
