@@ -9,7 +9,11 @@
  *   npx tsx bench/answer-quality/study-signals.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json]
  */
 import fs from 'node:fs';
-import { COVERED_THRESHOLD, judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import {
+  COVERED_THRESHOLD,
+  judgeRelevance,
+  sameTerm,
+} from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
