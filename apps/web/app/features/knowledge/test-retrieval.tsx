@@ -82,9 +82,10 @@ export function TestRetrieval() {
         <p className="mt-2">
           <strong>Relevance</strong> (0–100) is how much of your question a passage holds: the share of the
           question’s words found in it, rarer words weighing more, averaged with the share found within two
-          sentences next to each other. Answers use a passage from {RELEVANCE_THRESHOLD} on (a little lower
-          when an embedding model finds it very similar); when none reaches it, the question is declined as
-          not covered. Passages are listed in search order.
+          sentences next to each other. It rises a little when other passages found come from the same
+          document, and falls a little when the passage is the only one of its document. Answers use a passage
+          from {RELEVANCE_THRESHOLD} on (a little lower when an embedding model finds it very similar); when
+          none reaches it, the question is declined as not covered. Passages are listed in search order.
         </p>
       </details>
     </section>
