@@ -48,8 +48,8 @@ export interface ProductEvents {
     files: readonly (string | null)[];
     telegramWebhooks: Array<{ uuid: string; botTokenCiphertext: string }>;
   };
-  /** Cairn turned an owner's webhook off. */
-  'webhook.disabled': { ownerId: number; title: string; reason: string };
+  /** An owner's integration stopped working: a webhook Cairn turned off, a Slack or Telegram bot failing. */
+  'integration.failed': { ownerId: number; title: string; reason: string };
 }
 export type ProductEventType = keyof ProductEvents;
 export type ProductEventHandler<T extends ProductEventType> = (payload: ProductEvents[T]) => Promise<void>;

@@ -1,6 +1,5 @@
 import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import WebSocket from 'ws';
-import { waitFor } from './wait-for.ts';
 
 /** A `/api/ws` client for chat tests: collects `message` events and rebuilds answers from deltas. */
 export async function openChatSocket(baseUrl: string, token: string) {

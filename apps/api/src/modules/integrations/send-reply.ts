@@ -2,7 +2,6 @@ import { applications, integrations } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { greetingOf } from '../chatrooms/answer/greeting.ts';
-import { notifyIntegrationFailed } from '../notifications/product-notifications.ts';
 import { askApplication } from './ask-application.ts';
 import type { IntegrationRow } from './find-integration.ts';
 import { openSecret } from './integration-secrets.ts';
@@ -31,7 +30,11 @@ export async function markIntegration(app: FastifyInstance, id: number, error: s
   // Only the change from working to broken notifies: a broken bot fails on every message.
   if (error !== null && before && before.status !== 'error') {
     const name = before.kind === 'slack' ? 'Slack' : 'Telegram';
-    await notifyIntegrationFailed(app, before.ownerId, { title: `${name} stopped working`, reason: error });
+    await app.events.emit('integration.failed', {
+      ownerId: before.ownerId,
+      title: `${name} stopped working`,
+      reason: error,
+    });
   }
 }
 

@@ -26,7 +26,7 @@ export function subscribeNotifications(app: FastifyInstance) {
   app.events.on('knowledge.check.failing', ({ owner, item, reason }) =>
     notifyCheckFailing(app, owner, item, reason),
   );
-  app.events.on('webhook.disabled', ({ ownerId, title, reason }) =>
+  app.events.on('integration.failed', ({ ownerId, title, reason }) =>
     notifyIntegrationFailed(app, ownerId, { title, reason }),
   );
 }

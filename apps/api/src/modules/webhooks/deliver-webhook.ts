@@ -219,7 +219,7 @@ function describeStatus(status: number): string {
 
 /** Tells the owner (the notifications subscribe: the bell, and e-mail, push or Slack as the profile asks). */
 async function notifyDisabled(app: FastifyInstance, webhook: WebhookRow, reason: string) {
-  await app.events.emit('webhook.disabled', {
+  await app.events.emit('integration.failed', {
     ownerId: webhook.ownerId,
     title: 'A webhook was disabled',
     reason: [
