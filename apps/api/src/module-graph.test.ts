@@ -14,10 +14,7 @@ const SRC = path.dirname(fileURLToPath(import.meta.url));
  * Arrows that still close a cycle, each to be turned around or removed; the list only shrinks.
  * The check leaves them out, and fails when one no longer exists (so it is taken off the list).
  */
-const KNOWN_BACK_EDGES: string[] = [
-  'plugins -> modules/public-api',
-  'modules/applications -> modules/knowledge',
-];
+const KNOWN_BACK_EDGES: string[] = ['modules/applications -> modules/knowledge'];
 
 type Graph = Map<string, Map<string, string>>;
 

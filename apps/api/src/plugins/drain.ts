@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
-import { settleFollowers } from '../modules/public-api/follow-answer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,6 +13,8 @@ declare module 'fastify' {
        * their queues. Sockets stay open meanwhile, so the answers finishing still reach them.
        */
       drain(timeoutMs: number): Promise<void>;
+      /** Work a module lets finish during a drain, beside the answers and jobs (for up to `timeoutMs`). */
+      onDrain(task: (timeoutMs: number) => Promise<void>): void;
     };
   }
 }
@@ -24,6 +25,7 @@ export const HEALTH_PATH = '/api/health/';
 export default fp(async function drainPlugin(app: FastifyInstance) {
   let draining = false;
   let drained: Promise<void> | undefined;
+  const tasks: Array<(timeoutMs: number) => Promise<void>> = [];
   app.decorate('lifecycle', {
     get draining() {
       return draining;
@@ -32,17 +34,19 @@ export default fp(async function drainPlugin(app: FastifyInstance) {
       drained ??= (async () => {
         draining = true;
         app.log.info({ timeoutMs }, 'draining: new requests are refused, work under way finishes');
-        // Public-API requests under way wait for their answers too, wherever they are written.
         await Promise.all([
           app.answers.drain(timeoutMs),
           app.jobs.drain(timeoutMs),
-          settleFollowers(app, timeoutMs),
+          ...tasks.map((task) => task(timeoutMs)),
         ]);
         // 1012 (Service Restart): the web app reconnects, to another process or to this one
         // restarted, and reads what it missed. (Closed at `close()` they would get no code.)
         for (const socket of app.websocketServer.clients) socket.close(1012, 'Server restarting');
       })();
       return drained;
+    },
+    onDrain(task) {
+      tasks.push(task);
     },
   });
   // Requests already under way (an answer streamed to the public API) go on; a new one is sent

@@ -187,6 +187,8 @@ async function publicApi(fastify: FastifyInstance) {
 
 export default async function publicApiRoutes(app: FastifyInstance) {
   await app.register(publicApi, { prefix: PUBLIC_API_BASE_PATH });
+  // Public-API requests under way wait for their answers during a drain, wherever they are written.
+  app.lifecycle.onDrain((timeoutMs) => settleFollowers(app, timeoutMs));
   // Closed without a drain (a second signal, tests) or after one: requests still following an
   // answer end with a retryable error rather than holding the server open (decision 061).
   app.addHook('preClose', async () => settleFollowers(app, 0));
