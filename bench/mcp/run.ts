@@ -10,9 +10,15 @@
  *   the first chunk of `POST /api/v1/chat/completions` (stream), alternating, with a local
  *   OpenAI-compatible model server that streams at once.
  *
+ * Then the server's CPU time per request of each kind (its `process.cpuUsage()`, `--rounds` requests
+ * of one kind in a row, 1 client), which the machine's load disturbs less than the clocks; with
+ * `--profile DIR`, a CPU profile of each of those phases (`DIR/<kind>.cpuprofile`) and its top
+ * functions by self time.
+ *
  *   npx tsx bench/mcp/run.ts [--data-dir DIR (kept: a second run skips indexing)]
- *     [--database-url postgres://…] [--rounds 100] [--chunks 10000]
+ *     [--database-url postgres://…] [--rounds 100] [--chunks 10000] [--profile DIR]
  */
+import path from 'node:path';
 import { type ServerTimings, startServerChild } from '../chat/server-handle.ts';
 import { flag, percentile } from '../chat/setup.ts';
 
@@ -153,5 +159,22 @@ console.log(
 console.log(line(`${CLIENTS} clients  POST …/knowledge/search/       → answer`, between(t, many.b, 'ended')));
 console.log(line(' 1 client   POST /responses → first output_text.delta', between(t, first.a, 'firstWrite')));
 console.log(line(' 1 client   POST /chat/completions → first chunk    ', between(t, first.b, 'firstWrite')));
+/** CPU time of the server per request of one kind (`rounds` in a row), profiled when asked. */
+async function cpuPerRequest(label: string, request: (q: string) => Promise<string>) {
+  const phase = async () => {
+    const before = await server.cpuMs();
+    for (let i = 0; i < ROUNDS; i++) await request(claims[asked++ % claims.length]!);
+    return ((await server.cpuMs()) - before) / ROUNDS;
+  };
+  const dir = flag('--profile');
+  if (!dir) return console.log(`CPU per request  ${label}: ${(await phase()).toFixed(3)} ms`);
+  const { result, top } = await server.profile(phase, path.join(dir, `${label.split(' ')[0]}.cpuprofile`));
+  console.log(`CPU per request  ${label}: ${result.toFixed(3)} ms (profiled)\n  ${top.join('\n  ')}`);
+}
+await cpuPerRequest('mcp (tools/call search_knowledge)', mcpSearch);
+await cpuPerRequest('search (POST …/knowledge/search/)', restSearch);
+await cpuPerRequest('responses (stream)', responsesStream);
+await cpuPerRequest('completions (stream)', completionStream);
+
 console.log(`failed requests: ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ''}`);
 await server.close();
