@@ -112,7 +112,11 @@ async function completionStream(question: string) {
   return id;
 }
 
-/** `rounds` alternations of two requests by each of `clients` clients; the ids of each kind. */
+/**
+ * `rounds` alternations of two requests by each of `clients` clients; the ids of each kind. Each
+ * round swaps which goes first (a b, b a, …): what one request leaves running after its answer
+ * (an answer's bookkeeping, the key's last-use write) falls on both kinds alike, not always on `a`.
+ */
 async function alternate(
   clients: number,
   rounds: number,
@@ -124,8 +128,13 @@ async function alternate(
     Array.from({ length: clients }, async () => {
       for (let i = 0; i < rounds; i++) {
         const query = claims[asked++ % claims.length]!;
-        ids.a.push(await a(query));
-        ids.b.push(await b(query));
+        if (i % 2 === 0) {
+          ids.a.push(await a(query));
+          ids.b.push(await b(query));
+        } else {
+          ids.b.push(await b(query));
+          ids.a.push(await a(query));
+        }
       }
     }),
   );
