@@ -10,9 +10,15 @@
  *   the first chunk of `POST /api/v1/chat/completions` (stream), alternating, with a local
  *   OpenAI-compatible model server that streams at once.
  *
+ * Then the server's CPU time per request of each kind (its `process.cpuUsage()`, `--rounds` requests
+ * of one kind in a row, 1 client), which the machine's load disturbs less than the clocks; with
+ * `--profile DIR`, a CPU profile of each of those phases (`DIR/<kind>.cpuprofile`) and its top
+ * functions by self time.
+ *
  *   npx tsx bench/mcp/run.ts [--data-dir DIR (kept: a second run skips indexing)]
- *     [--database-url postgres://…] [--rounds 100] [--chunks 10000]
+ *     [--database-url postgres://…] [--rounds 100] [--chunks 10000] [--profile DIR]
  */
+import path from 'node:path';
 import { type ServerTimings, startServerChild } from '../chat/server-handle.ts';
 import { flag, percentile } from '../chat/setup.ts';
 
@@ -106,7 +112,11 @@ async function completionStream(question: string) {
   return id;
 }
 
-/** `rounds` alternations of two requests by each of `clients` clients; the ids of each kind. */
+/**
+ * `rounds` alternations of two requests by each of `clients` clients; the ids of each kind. Each
+ * round swaps which goes first (a b, b a, …): what one request leaves running after its answer
+ * (an answer's bookkeeping, the key's last-use write) falls on both kinds alike, not always on `a`.
+ */
 async function alternate(
   clients: number,
   rounds: number,
@@ -118,8 +128,13 @@ async function alternate(
     Array.from({ length: clients }, async () => {
       for (let i = 0; i < rounds; i++) {
         const query = claims[asked++ % claims.length]!;
-        ids.a.push(await a(query));
-        ids.b.push(await b(query));
+        if (i % 2 === 0) {
+          ids.a.push(await a(query));
+          ids.b.push(await b(query));
+        } else {
+          ids.b.push(await b(query));
+          ids.a.push(await a(query));
+        }
       }
     }),
   );
@@ -153,5 +168,22 @@ console.log(
 console.log(line(`${CLIENTS} clients  POST …/knowledge/search/       → answer`, between(t, many.b, 'ended')));
 console.log(line(' 1 client   POST /responses → first output_text.delta', between(t, first.a, 'firstWrite')));
 console.log(line(' 1 client   POST /chat/completions → first chunk    ', between(t, first.b, 'firstWrite')));
+/** CPU time of the server per request of one kind (`rounds` in a row), profiled when asked. */
+async function cpuPerRequest(label: string, request: (q: string) => Promise<string>) {
+  const phase = async () => {
+    const before = await server.cpuMs();
+    for (let i = 0; i < ROUNDS; i++) await request(claims[asked++ % claims.length]!);
+    return ((await server.cpuMs()) - before) / ROUNDS;
+  };
+  const dir = flag('--profile');
+  if (!dir) return console.log(`CPU per request  ${label}: ${(await phase()).toFixed(3)} ms`);
+  const { result, top } = await server.profile(phase, path.join(dir, `${label.split(' ')[0]}.cpuprofile`));
+  console.log(`CPU per request  ${label}: ${result.toFixed(3)} ms (profiled)\n  ${top.join('\n  ')}`);
+}
+await cpuPerRequest('mcp (tools/call search_knowledge)', mcpSearch);
+await cpuPerRequest('search (POST …/knowledge/search/)', restSearch);
+await cpuPerRequest('responses (stream)', responsesStream);
+await cpuPerRequest('completions (stream)', completionStream);
+
 console.log(`failed requests: ${failures.length}${failures.length ? ` (first: ${failures[0]})` : ''}`);
 await server.close();

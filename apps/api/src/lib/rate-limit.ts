@@ -1,5 +1,5 @@
 import type { Database } from '@cairn/db/client';
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { AppError } from './app-error.ts';
 
 export interface Limit {
@@ -28,9 +28,10 @@ const ADD_HIT =
 
 /**
  * Counts one hit on each key `keys` (a query of one column) yields, RETURNING count: for a caller
- * that folds the count into a statement of its own as a CTE, sparing a round trip.
+ * that folds the count into a statement of its own as a CTE, sparing a round trip. `windowStart`
+ * (epoch seconds) may be a placeholder, for a statement built once.
  */
-export const countHitsSql = (keys: SQL, windowStart: number) =>
+export const countHitsSql = (keys: SQL, windowStart: number | Placeholder) =>
   sql`INSERT INTO rate_limit_hits (key, window_start, count)
      SELECT hit_key, to_timestamp(${windowStart}), 1 FROM (${keys}) AS hits (hit_key) ${sql.raw(ADD_HIT)}`;
 

@@ -168,14 +168,18 @@ async function mcp(fastify: FastifyInstance) {
       reply.raw.once('close', () => void server.close());
       await server.connect(transport);
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-      const body = await response.text();
+      // Its bytes as they are: a string would be decoded here only for the socket to encode it
+      // again (a search answer carries its passages twice, as text and as structured content).
+      const body = Buffer.from(await response.arrayBuffer());
       void server.close();
       response.headers.forEach((value, name) => {
         reply.header(name, value);
       });
       // The transport's own answer (200, 202 for a notification, 4xx for a bad message), passed on as is.
       // (The route's typed statuses are its error schemas; the transport's are whatever it decided.)
-      return reply.code(response.status as Parameters<typeof reply.code>[0]).send(body || undefined);
+      return reply
+        .code(response.status as Parameters<typeof reply.code>[0])
+        .send(body.byteLength ? body : undefined);
     },
   );
 

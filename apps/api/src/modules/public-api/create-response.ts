@@ -335,8 +335,12 @@ export async function createResponse(
     );
   }
 
-  /** The opening events, sent with the first step in one write. */
-  let opening = '';
+  /**
+   * The opening events, sent with the first step in one write. Made now, while the model starts,
+   * so that the first delta's write waits only for its own event (they hold nothing the answer
+   * decides); sequence numbers 0–3, whatever comes first.
+   */
+  let opening = openingEvents();
   async function write(step: AnswerStep) {
     const prefix = opening;
     opening = '';
@@ -405,7 +409,6 @@ export async function createResponse(
         }
         started = true;
         openEventStream(reply);
-        opening = openingEvents();
         resolve();
       }
       write(step).catch((err: unknown) => {
