@@ -7,11 +7,39 @@ import { eq, sql } from 'drizzle-orm';
  * dates and the analytics' days are dates there, so a day means the same on both screens.
  */
 export async function ownerTimeZone(db: Db, ownerId: number): Promise<string> {
+  const known = knownTimeZones(db);
+  const hit = known.get(ownerId);
+  if (hit && hit.until > Date.now()) return hit.timeZone;
   const [row] = await db
     .select({ timeZone: sql<string | null>`${notificationProfiles.profile}->>'time_zone'` })
     .from(notificationProfiles)
     .where(eq(notificationProfiles.userId, ownerId));
-  return row?.timeZone ?? 'UTC';
+  const timeZone = row?.timeZone ?? 'UTC';
+  if (known.size >= KNOWN_MAX) known.clear();
+  known.set(ownerId, { timeZone, until: Date.now() + KEEP_MS });
+  return timeZone;
+}
+
+/**
+ * Time zones as last read, kept a minute: the analytics date every message and answer they count,
+ * which was two or three queries per answer. A change saved here is seen at once; one saved through
+ * another process within the minute (the rollups may count a few events on the old zone's day).
+ */
+const KEEP_MS = 60_000;
+const KNOWN_MAX = 10_000;
+const byDatabase = new WeakMap<Db, Map<number, { timeZone: string; until: number }>>();
+function knownTimeZones(db: Db) {
+  let known = byDatabase.get(db);
+  if (!known) {
+    known = new Map();
+    byDatabase.set(db, known);
+  }
+  return known;
+}
+
+/** The owner saved a profile: their time zone is read again. */
+export function forgetTimeZone(db: Db, ownerId: number) {
+  byDatabase.get(db)?.delete(ownerId);
 }
 
 /**

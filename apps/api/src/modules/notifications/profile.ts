@@ -6,6 +6,7 @@ import {
 import type { Db } from '@cairn/db/client';
 import { notificationProfiles } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
+import { forgetTimeZone } from './owner-time-zone.ts';
 
 /**
  * The owner's profile, or the defaults. A stored profile is parsed again so that an event added
@@ -38,5 +39,6 @@ export async function putProfile(
       target: notificationProfiles.userId,
       set: { profile, updatedAt: sql`now()` },
     });
+  forgetTimeZone(db, userId);
   return profile;
 }
