@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startReceiver } from '../apps/api/src/modules/webhooks/webhook-receiver';
+import { startReceiver } from '../apps/api/src/testing/webhook-receiver';
 import { apiHelpers, test as base, expect, type TestUser } from './fixtures';
 import { uploadHandbook } from './handbook';
 import { expectNoSidewaysScroll, shoot } from './look';

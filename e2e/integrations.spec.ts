@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { startReceiver } from '../apps/api/src/modules/webhooks/webhook-receiver';
+import { startReceiver } from '../apps/api/src/testing/webhook-receiver';
 import { test as base, expect } from './fixtures';
 import { expectNoSidewaysScroll, shoot } from './look';
 import { serverAllowingPrivateUrls } from './private-urls';

@@ -3,7 +3,7 @@ import { ZAppParams } from '@cairn/contracts/applications';
 import { ZErrorBody } from '@cairn/contracts/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { getAnalytics } from './get-analytics.ts';
 import { subscribeAnalytics } from './record-analytics.ts';
 

@@ -4,8 +4,8 @@ import { apiKeys } from '@cairn/db/schema';
 import { count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { hashToken } from '../../lib/tokens.ts';
-import { findApplication } from '../applications/find-application.ts';
 import { keyLastFour, keyPrefix, newApiKey } from './key-format.ts';
 import { serializeApiKey } from './serialize-api-key.ts';
 

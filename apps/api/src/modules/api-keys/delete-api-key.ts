@@ -2,7 +2,7 @@ import type { Db } from '@cairn/db/client';
 import { apiKeys } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 
 /** Deletes the key; every process looks keys up per request, so it stops working at once. */
 export async function deleteApiKey(db: Db, ownerId: number, appUuid: string, keyUuid: string): Promise<void> {

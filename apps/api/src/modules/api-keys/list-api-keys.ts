@@ -2,7 +2,7 @@ import type { TApiKey } from '@cairn/contracts/api-keys';
 import type { Db } from '@cairn/db/client';
 import { apiKeys } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { serializeApiKey } from './serialize-api-key.ts';
 
 /** The application's keys, newest first. */

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { collectErrors } from '../../lib/collect-errors.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { readForm } from '../../lib/multipart.ts';
 import { parseOrThrow } from '../../lib/parse.ts';
 import { checkEmbeddingModel } from '../../models/check-embedding-model.ts';
@@ -22,7 +23,6 @@ import { requeueApplicationItems } from '../model-providers/reindex-application.
 import { createApplication } from './create-application.ts';
 import { deleteApplication } from './delete-application.ts';
 import { duplicateApplication } from './duplicate-application.ts';
-import { findApplication } from './find-application.ts';
 import { listApplicationSummaries } from './list-application-summaries.ts';
 import { listApplications } from './list-applications.ts';
 import { serializeApplication } from './serialize-application.ts';

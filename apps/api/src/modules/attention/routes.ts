@@ -11,7 +11,7 @@ import { ZKnowledgeItem } from '@cairn/contracts/knowledge';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { countAttention, getAttention } from './get-attention.ts';
 import { answerUnanswered, dismissFeedback, dismissUnanswered } from './resolve-unanswered.ts';
 

@@ -3,7 +3,7 @@ import type { Db } from '@cairn/db/client';
 import { chatrooms } from '@cairn/db/schema';
 import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import { serializeChatroom } from './serialize-chat.ts';
 
 /**

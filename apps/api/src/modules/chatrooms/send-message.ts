@@ -7,9 +7,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { fieldError } from '../../lib/app-error.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { displayNameOf } from '../accounts/serialize-user.ts';
-import { findApplication } from '../applications/find-application.ts';
 import { findChatroom } from './find-chatroom.ts';
 import { postMessage } from './post-message.ts';
 

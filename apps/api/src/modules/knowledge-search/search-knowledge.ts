@@ -4,13 +4,13 @@ import type {
   TKnowledgeSearchResult,
 } from '@cairn/contracts/knowledge-search';
 import type { Database } from '@cairn/db/client';
+import { findApplication } from '../../lib/find-application.ts';
 import type { Embedder } from '../../models/types.ts';
 import { resolveEmbedder } from '../../rag/embed.ts';
 import { similarityBy } from '../../rag/passage-similarity.ts';
 import { candidatesFor, retrieveWith } from '../../rag/retrieve.ts';
 import { termStatistics } from '../../rag/term-statistics.ts';
 import type { Passage } from '../../rag/types.ts';
-import { findApplication } from '../applications/find-application.ts';
 import { TOP_K } from '../chatrooms/answer/answer-message.ts';
 import { judgeRelevance, sameTerm, type WeightedTerm } from '../chatrooms/answer/relevance.ts';
 import { termsOf } from '../chatrooms/answer/terms.ts';

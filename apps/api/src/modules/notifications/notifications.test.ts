@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
-import { type Receiver, startReceiver } from '../webhooks/webhook-receiver.ts';
+import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
 import {
   deliverNotificationEmail,
   EMAIL_QUEUE,

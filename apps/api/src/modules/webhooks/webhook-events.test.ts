@@ -14,8 +14,8 @@ import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.t
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
+import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE } from '../widget/handoff.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
 
 /**
  * The product's events reach a real receiver (signed, verified with `standardwebhooks`) when they

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { firstOutboxMail, freePort, startServer, waitHealthy } from '../../testing/server-process.ts';
 import { TEST_PASSWORD } from '../../testing/sign-up.ts';
 import { waitFor } from '../../testing/wait-for.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
+import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
 
 const children: ChildProcess[] = [];
 const receivers: Receiver[] = [];

@@ -9,13 +9,13 @@ import { systemClock } from '../../lib/clock.ts';
 import { readableMail } from '../../testing/mail.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
+import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
 import { GONE_REASON, recordOutcome } from './deliver-webhook.ts';
 import { DEFAULT_DELIVERY_SETTINGS, nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { emitWebhookEvent } from './emit-webhook-event.ts';
 import { sanitizeExcerpt } from './post-webhook.ts';
 import { DELIVERY_QUEUE } from './queue-deliveries.ts';
 import { sweepDeliveries } from './sweep-deliveries.ts';
-import { type Receiver, startReceiver } from './webhook-receiver.ts';
 import { signatureHeader } from './webhook-signing.ts';
 
 let t: TestApp;

@@ -3,7 +3,7 @@ import { ZErrorBody } from '@cairn/contracts/errors';
 import { ZUpdateWidgetRequest, ZWidgetSettings } from '@cairn/contracts/widget';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { findApplication } from '../applications/find-application.ts';
+import { findApplication } from '../../lib/find-application.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { listRefusedOrigins } from './refused-origins.ts';
 import { loadWidget, serializeWidget, updateWidget, type Widget } from './widget-settings.ts';

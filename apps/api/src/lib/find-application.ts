@@ -1,7 +1,7 @@
 import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import { notFound } from '../../lib/app-error.ts';
+import { notFound } from './app-error.ts';
 
 function prepareLookup(db: Db) {
   return db

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { waitFor } from '../../testing/wait-for.ts';
+import { waitFor } from './wait-for.ts';
 
 /** One request a receiver got, and whether each known secret verifies it (`standardwebhooks`). */
 export interface Received {
