@@ -1,4 +1,5 @@
 import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import { isFinalStatus } from '@cairn/contracts/message-rules';
 import WebSocket from 'ws';
 
 /**
@@ -14,8 +15,6 @@ export interface AskedAnswer {
   finishedAt?: number;
   final?: TMessage;
 }
-
-const FINAL = new Set(['complete', 'stopped', 'failed']);
 
 async function call<T>(base: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(base + path, {
@@ -89,7 +88,7 @@ export function watchAnswers(baseOf: () => string, token: string, app: string, a
   let retry: NodeJS.Timeout | undefined;
 
   const finish = (m: TMessage) => {
-    if (!FINAL.has(m.status)) return;
+    if (!isFinalStatus(m.status)) return;
     const a = byUuidOf(m.uuid);
     if (!a) {
       early.push(m);

@@ -1,4 +1,5 @@
 import { chatroomNameFrom, type TMessage } from '@cairn/contracts/chat';
+import { isFinalStatus } from '@cairn/contracts/message-rules';
 import { chatrooms, integrationThreads, messages } from '@cairn/db/schema';
 import { and, eq, TransactionRollbackError } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,6 @@ import type { ReplyJob } from './reply-job.ts';
 
 /** An answer taking longer than this is given up on (its lease would have ended it long before). */
 const ANSWER_TIMEOUT_MS = 5 * 60_000;
-const FINAL = new Set(['complete', 'stopped', 'failed']);
 
 async function finalMessage(follower: AnswerFollower): Promise<TMessage> {
   const timer = setTimeout(() => follower.close(), ANSWER_TIMEOUT_MS);
@@ -125,7 +125,7 @@ export async function askApplication(
   // A retried job: the question is stored already; follow (or read) the answer it started.
   const [started] = await app.db.select().from(messages).where(eq(messages.uuid, job.answerUuid));
   if (started) {
-    if (FINAL.has(started.status)) return serializeMessage(started);
+    if (isFinalStatus(started.status)) return serializeMessage(started);
     return finalMessage(followAnswer(app, application.ownerId, job.answerUuid));
   }
   const thread = await threadChatroom(app, integration, application, job);

@@ -1,4 +1,5 @@
 import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
+import { isFinalStatus } from '@cairn/contracts/message-rules';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -50,7 +51,6 @@ export async function settleFollowers(app: FastifyInstance, timeoutMs: number): 
   for (const f of followersOf(app)) f.interrupt();
 }
 
-const FINAL = new Set(['complete', 'stopped', 'failed']);
 /** Without an event for this long, the stored answer is read (a NOTIFY lost on the way). */
 const QUIET_CHECK_MS = 5000;
 
@@ -155,7 +155,7 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
       handOn();
       deliver();
     } else if ((e.kind === 'updated' || e.kind === 'created') && e.message.uuid === answerUuid) {
-      if (FINAL.has(e.message.status)) finish(e.message);
+      if (isFinalStatus(e.message.status)) finish(e.message);
     }
   });
 
@@ -180,7 +180,7 @@ export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: 
 
   async function readStored() {
     const [row] = await app.db.select().from(messages).where(eq(messages.uuid, answerUuid));
-    if (row && FINAL.has(row.status)) finish(serializeMessage(row));
+    if (row && isFinalStatus(row.status)) finish(serializeMessage(row));
   }
 
   return {
