@@ -1,6 +1,5 @@
 import type { Database, Db as Drizzle } from '@cairn/db/client';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { type Db, type DrizzleTransactionLike, fromDrizzle, fromPglite } from 'pg-boss';
 
 /**
@@ -23,19 +22,4 @@ export function jobsDatabase(database: Database): Db {
 export function inTransaction(tx: Drizzle): Db {
   // Our Db's execute() resolves to the engine's result (rows, or { rows }), typed as unknown.
   return fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
-}
-
-/**
- * `app` whose `jobs.send` inserts its job in the transaction `tx`, for the helpers that queue with
- * `app.jobs.send` (an outbox: the job commits with the row it sends from). The queue must exist
- * already: creating it inside the transaction would wait for it on PGlite. The instance is made the
- * way Fastify makes an encapsulated one (an object whose prototype is `app`).
- */
-export function withJobsIn(app: FastifyInstance, tx: Drizzle): FastifyInstance {
-  const db = inTransaction(tx);
-  const jobs: FastifyInstance['jobs'] = {
-    ...app.jobs,
-    send: (queue, data, options = {}) => app.jobs.boss.send(queue, data, { ...options, db }),
-  };
-  return Object.create(app, { jobs: { value: jobs } }) as FastifyInstance;
 }

@@ -1,8 +1,25 @@
+import type { Db as Drizzle } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Job, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
-import { jobsDatabase } from './jobs-database.ts';
+import { type Job, type JobInsert, PgBoss, type SendOptions } from 'pg-boss';
+import { inTransaction, jobsDatabase } from './jobs-database.ts';
 import { moveLegacyJobs, setAsideLegacySchema } from './jobs-legacy.ts';
+
+/** One kind of background job (decision 079): its queue, its schedule and its worker. */
+export interface JobKind<T extends object> {
+  /** A pg-boss cron expression: one job on that schedule, queued where workers run. */
+  cron?: string;
+  /**
+   * Where workers run (not ROLE=api): `handle` gets each fetched batch (up to `batchSize` jobs) at
+   * once, so it can do their work in fewer statements; `loops` independent loops fetch side by side.
+   */
+  work?: { batchSize: number; loops?: number; handle(jobs: Job<T>[]): Promise<unknown> };
+}
+
+/** Where a job is queued: in `tx`, it commits with that transaction's rows, or not at all (an outbox). */
+export interface QueueOptions {
+  tx?: Drizzle | undefined;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,17 +27,19 @@ declare module 'fastify' {
       boss: PgBoss;
       /** True where this process runs workers (ROLE=all or worker). */
       runsWorkers: boolean;
-      /** Queues a job; the queue is created on first use. */
-      send<T extends object>(queue: string, data: T, options?: SendOptions): Promise<string | null>;
       /**
-       * Registers a worker, given each fetched batch (up to `batchSize` jobs) at once, so it can do
-       * their work in fewer statements; a no-op in processes that run no workers (ROLE=api).
+       * Defines a kind of job at start, in every role: its queue is made then, never lazily inside a
+       * caller's transaction (which on PGlite's one connection would wait for that transaction).
        */
-      work<T extends object>(
+      define<T extends object>(queue: string, kind: JobKind<T>): Promise<void>;
+      /** Queues a job of a defined kind. */
+      send<T extends object>(
         queue: string,
-        options: WorkOptions,
-        handler: (jobs: Job<T>[]) => Promise<void>,
-      ): Promise<void>;
+        data: T,
+        options?: SendOptions & QueueOptions,
+      ): Promise<string | null>;
+      /** Queues several jobs of a defined kind in one statement. */
+      insert<T extends object>(queue: string, jobs: JobInsert<T>[], options?: QueueOptions): Promise<void>;
       /**
        * Fetches no more jobs and waits up to `timeoutMs` for those under way; pg-boss then fails the
        * rest, which their retry policy or their row's lease and sweep bring back (decision 052).
@@ -63,24 +82,42 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
     await boss.insert(queue, jobs);
   });
   if (moved) app.log.info({ moved }, 'moved the jobs of the pg-boss 10 schema to pg-boss 12');
+  const defined = new Set<string>();
+  function definedQueue(queue: string) {
+    if (!defined.has(queue)) throw new Error(`no job kind "${queue}" is defined (app.jobs.define)`);
+  }
+  async function work<T extends object>(
+    queue: string,
+    batchSize: number,
+    handle: (jobs: Job<T>[]) => Promise<unknown>,
+  ) {
+    let workerId: string | undefined;
+    workerId = await boss.work<T>(queue, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
+      await handle(jobs);
+      // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
+      // of its polling interval, capping a worker at one batch per interval.
+      if (workerId && jobs.length === batchSize) boss.notifyWorker(workerId);
+    });
+  }
   app.decorate('jobs', {
     boss,
     runsWorkers: opts.runWorkers,
-    async send(queue, data, options = {}) {
+    async define(queue, kind) {
       await ensureQueue(queue);
-      return boss.send(queue, data, options);
-    },
-    async work(queue, options, handler) {
+      defined.add(queue);
       if (!opts.runWorkers) return;
-      await ensureQueue(queue);
-      const workOptions = { pollingIntervalSeconds: 0.5, ...options };
-      let workerId: string | undefined;
-      workerId = await boss.work(queue, workOptions, async (jobs) => {
-        await handler(jobs as Job<never>[]);
-        // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
-        // of its polling interval, capping a worker at one batch per interval.
-        if (workerId && jobs.length === (workOptions.batchSize ?? 1)) boss.notifyWorker(workerId);
-      });
+      if (kind.cron) await boss.schedule(queue, kind.cron);
+      if (!kind.work) return;
+      for (let i = 0; i < (kind.work.loops ?? 1); i++)
+        await work(queue, kind.work.batchSize, kind.work.handle);
+    },
+    async send(queue, data, { tx, ...options } = {}) {
+      definedQueue(queue);
+      return boss.send(queue, data, tx ? { ...options, db: inTransaction(tx) } : options);
+    },
+    async insert(queue, jobs, { tx } = {}) {
+      definedQueue(queue);
+      await boss.insert(queue, jobs, tx ? { db: inTransaction(tx) } : {});
     },
     drain: stop,
   });

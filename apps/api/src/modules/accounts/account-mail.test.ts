@@ -3,8 +3,8 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import {
   ACCOUNT_MAIL_QUEUE,
   type AccountMailJob,
+  defineAccountMail,
   sendAccountMailJob,
-  startAccountMail,
 } from './send-account-mail.ts';
 
 /**
@@ -43,7 +43,7 @@ describe('account e-mail across a crash', () => {
       expect(resetMails(user.email)).toHaveLength(0);
     } finally {
       // A worker starting again (the restarted process, or another one) sends it.
-      await startAccountMail(t.app);
+      await defineAccountMail(t.app);
     }
     const mail = await t.lastMail(user.email, 'Reset your password');
     const token = new URL(mail.links.find((l) => l.includes('token='))!).searchParams.get('token')!;
@@ -73,7 +73,7 @@ describe('account e-mail across a crash', () => {
       );
       expect(tokens.rows).toHaveLength(1);
     } finally {
-      await startAccountMail(t.app);
+      await defineAccountMail(t.app);
     }
   });
 

@@ -20,7 +20,7 @@ import { AUTH_COOKIE } from '../../plugins/auth.ts';
 import meRoutes from './me-routes.ts';
 import { registerUser } from './register-user.ts';
 import { forgotPassword, resetPassword } from './reset-password.ts';
-import { startAccountMail } from './send-account-mail.ts';
+import { defineAccountMail } from './send-account-mail.ts';
 import { serializeUser } from './serialize-user.ts';
 import { logoutUser } from './sessions.ts';
 import { signInThrottled } from './sign-in-throttle.ts';
@@ -50,7 +50,7 @@ export default async function accountRoutes(
   opts: { rateLimits: typeof DEFAULT_AUTH_RATE_LIMITS },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  await startAccountMail(fastify);
+  await defineAccountMail(fastify);
 
   /**
    * Runs before validation, so malformed floods are counted too (per IP). The account key is the

@@ -11,7 +11,6 @@ import {
   resetPasswordMail,
   verifyEmailMail,
 } from '../../mail/templates.ts';
-import { inTransaction } from '../../plugins/jobs-database.ts';
 import { issueEmailToken } from './email-tokens.ts';
 
 export const ACCOUNT_MAIL_QUEUE = 'account-mail';
@@ -57,11 +56,11 @@ export async function queueAccountMail(
   options: { tx?: Db; nonce?: string } = {},
 ): Promise<string> {
   const nonce = options.nonce ?? randomUUID();
-  await app.jobs.boss.send(ACCOUNT_MAIL_QUEUE, { ...mail, nonce } satisfies AccountMailJob, {
+  await app.jobs.send(ACCOUNT_MAIL_QUEUE, { ...mail, nonce } satisfies AccountMailJob, {
     retryLimit: 8,
     retryDelay: 10,
     retryBackoff: true,
-    ...(options.tx && { db: inTransaction(options.tx) }),
+    tx: options.tx,
   });
   return nonce;
 }
@@ -107,19 +106,18 @@ export async function sendAccountMailJob(app: FastifyInstance, job: AccountMailJ
 }
 
 /** The account-mail worker: a failed send fails its job, which pg-boss retries with backoff. */
-export async function startAccountMail(app: FastifyInstance): Promise<void> {
-  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
-  await app.jobs.boss.createQueue(ACCOUNT_MAIL_QUEUE);
-  await app.jobs.work<AccountMailJob>(
-    ACCOUNT_MAIL_QUEUE,
-    { batchSize: 1 },
-    async (jobs: Job<AccountMailJob>[]) => {
-      for (const job of jobs) {
-        await sendAccountMailJob(app, job.data).catch((err: unknown) => {
-          app.log.error({ err, kind: job.data.kind }, 'sending account e-mail failed; it is tried again');
-          throw err;
-        });
-      }
+export async function defineAccountMail(app: FastifyInstance): Promise<void> {
+  await app.jobs.define<AccountMailJob>(ACCOUNT_MAIL_QUEUE, {
+    work: {
+      batchSize: 1,
+      async handle(jobs) {
+        for (const job of jobs) {
+          await sendAccountMailJob(app, job.data).catch((err: unknown) => {
+            app.log.error({ err, kind: job.data.kind }, 'sending account e-mail failed; it is tried again');
+            throw err;
+          });
+        }
+      },
     },
-  );
+  });
 }

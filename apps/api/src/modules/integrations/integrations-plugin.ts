@@ -47,23 +47,25 @@ export default fp(async function integrationsPlugin(
   await app.register(integrationRoutes);
   await app.register(slackRoutes);
   await app.register(telegramRoutes);
-  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
-  await app.jobs.boss.createQueue(REPLY_QUEUE);
-  if (!poller) return;
-
-  await app.jobs.work<ReplyJob>(REPLY_QUEUE, { batchSize: BATCH_SIZE }, async (jobs) => {
-    // Each failed reply fails its own job, which pg-boss retries (the answer is not asked again);
-    // the rest of the batch completes.
-    await Promise.all(
-      jobs.map((job) =>
-        // A job claimed before (retried, or taken again after its process died) may have posted.
-        sendReply(app, job.data, job.retryCount > 0).catch(async (err: unknown) => {
-          app.log.warn({ err, job: job.id }, 'integration reply failed');
-          await app.jobs.boss.fail(REPLY_QUEUE, job.id, { error: String(err) });
-        }),
-      ),
-    );
+  await app.jobs.define<ReplyJob>(REPLY_QUEUE, {
+    work: {
+      batchSize: BATCH_SIZE,
+      async handle(jobs) {
+        // Each failed reply fails its own job, which pg-boss retries (the answer is not asked
+        // again); the rest of the batch completes.
+        await Promise.all(
+          jobs.map((job) =>
+            // A job claimed before (retried, or taken again after its process died) may have posted.
+            sendReply(app, job.data, job.retryCount > 0).catch(async (err: unknown) => {
+              app.log.warn({ err, job: job.id }, 'integration reply failed');
+              await app.jobs.boss.fail(REPLY_QUEUE, job.id, { error: String(err) });
+            }),
+          ),
+        );
+      },
+    },
   });
+  if (!poller) return;
 
   const prune = setInterval(() => {
     pruneEvents(app).catch((err: unknown) => app.log.error({ err }, 'pruning integration events failed'));

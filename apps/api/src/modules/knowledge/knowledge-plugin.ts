@@ -2,7 +2,6 @@ import type { Db } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { systemClock } from '../../lib/clock.ts';
-import { inTransaction } from '../../plugins/jobs-database.ts';
 import { createFileStore, type FileStore } from '../../rag/file-store.ts';
 import {
   HEARTBEAT_MS,
@@ -56,18 +55,8 @@ const INTAKE_MAX_WAIT_MS = 2000;
 export default fp(async function knowledgePlugin(app: FastifyInstance) {
   const files = createFileStore(app.config.dataDir);
   const intake = app.database.kind === 'pglite' ? createIntakeGate(INTAKE_MAX_WAIT_MS) : OPEN_GATE;
-  let queueReady: Promise<void> | undefined;
-  const ensureQueue = () => {
-    queueReady ??= app.jobs.boss.createQueue(INGEST_QUEUE).catch((error: unknown) => {
-      queueReady = undefined;
-      throw error;
-    });
-    return queueReady;
-  };
-
   async function enqueue(itemIds: number[], options: { tx?: Db; startAfterSeconds?: number } = {}) {
     if (itemIds.length === 0) return;
-    await ensureQueue();
     const startAfter = options.startAfterSeconds
       ? new Date(Date.now() + options.startAfterSeconds * 1000).toISOString()
       : undefined;
@@ -76,8 +65,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
       ...JOB_OPTIONS,
       ...(startAfter && { startAfter }),
     }));
-    const tx = options.tx;
-    await app.jobs.boss.insert(INGEST_QUEUE, jobs, tx ? { db: inTransaction(tx) } : {});
+    await app.jobs.insert(INGEST_QUEUE, jobs, { tx: options.tx });
   }
 
   const parser = new ParseWorkers(app.config.parseLimits);
@@ -104,25 +92,24 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   app.decorate('knowledge', { files, enqueue, deps, intake });
   app.events.on('applications.deleted', ({ files: paths }) => removeUnusedFiles(app, paths));
 
-  // Created up front in every role: creating it lazily inside an item transaction would wait for
-  // that very transaction on PGlite's single connection (ROLE=api deadlocked that way).
-  await ensureQueue();
-  await app.jobs.boss.createQueue(REFRESH_QUEUE);
-  if (!app.jobs.runsWorkers) return;
   // Scheduled re-sync: every minute one worker checks the due items (claims make runs in several
   // processes safe). Read the clock at each use: tests replace `deps.clock` on the running app.
-  await app.jobs.boss.schedule(REFRESH_QUEUE, REFRESH_CRON);
-  await app.jobs.work(REFRESH_QUEUE, { batchSize: 1 }, async () => {
-    await runDueChecks(deps);
+  await app.jobs.define(REFRESH_QUEUE, {
+    cron: REFRESH_CRON,
+    work: { batchSize: 1, handle: () => runDueChecks(deps) },
   });
-  for (let i = 0; i < WORKER_LOOPS[app.database.kind]; i++) {
-    await app.jobs.work<IngestJob>(INGEST_QUEUE, { batchSize: JOBS_PER_FETCH }, (jobs) =>
-      ingestItems(
-        deps,
-        jobs.map((job) => job.data.itemId),
-      ),
-    );
-  }
+  await app.jobs.define<IngestJob>(INGEST_QUEUE, {
+    work: {
+      batchSize: JOBS_PER_FETCH,
+      loops: WORKER_LOOPS[app.database.kind],
+      handle: (jobs) =>
+        ingestItems(
+          deps,
+          jobs.map((job) => job.data.itemId),
+        ),
+    },
+  });
+  if (!app.jobs.runsWorkers) return;
   // With PGlite the data directory is locked to this process: anything `processing` at start-up
   // was left by a process that died, so it is recovered at once instead of after the stall delay.
   await recoverStalledItems(deps, { all: app.database.kind === 'pglite' }).catch((err: unknown) =>

@@ -2,6 +2,8 @@ import { NOTIFICATION_EVENT_LABELS, type TNotificationEvent } from '@cairn/contr
 import { chatroomViews, notifications, users } from '@cairn/db/schema';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Job } from 'pg-boss';
+import type { QueueOptions } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { notificationMail } from './notification-mail.ts';
 import { getProfile } from './profile.ts';
@@ -29,14 +31,19 @@ export async function queueNotificationEmail(
   app: FastifyInstance,
   notificationId: number,
   dueAt: Date,
-  failures = 0,
+  { failures = 0, tx }: QueueOptions & { failures?: number } = {},
 ) {
   const seconds = Math.max(0, Math.ceil((dueAt.getTime() - app.notifications.clock().getTime()) / 1000));
   await app.jobs.send<EmailJob>(
     EMAIL_QUEUE,
     { notificationId, failures },
-    { startAfter: seconds, retryLimit: 5 },
+    { startAfter: seconds, retryLimit: 5, tx },
   );
+}
+
+/** The e-mail worker's batch, one job after the other. */
+export async function runEmailJobs(app: FastifyInstance, jobs: Job<EmailJob>[]) {
+  for (const job of jobs) await runEmailJob(app, job.data);
 }
 
 /**
@@ -63,7 +70,7 @@ export async function runEmailJob(app: FastifyInstance, job: EmailJob): Promise<
       'notification e-mail failed; trying again later',
     );
     const retryAt = new Date(app.notifications.clock().getTime() + delay);
-    await queueNotificationEmail(app, notificationId, retryAt, failures + 1);
+    await queueNotificationEmail(app, notificationId, retryAt, { failures: failures + 1 });
   }
 }
 
@@ -98,7 +105,7 @@ export async function deliverNotificationEmail(
     .where(and(eq(notifications.id, notificationId), eq(notifications.emailStatus, 'pending')));
   if (!row) return 'gone';
   if (row.emailDueAt && row.emailDueAt > now) {
-    await queueNotificationEmail(app, row.id, row.emailDueAt, failures);
+    await queueNotificationEmail(app, row.id, row.emailDueAt, { failures });
     return 'waiting';
   }
   const event = row.event as TNotificationEvent;
@@ -120,7 +127,7 @@ export async function deliverNotificationEmail(
     if (end) {
       await app.db.update(notifications).set({ emailDueAt: end }).where(eq(notifications.id, row.id));
       // The failures so far still count: quiet hours every night must not reset the bound.
-      await queueNotificationEmail(app, row.id, end, failures);
+      await queueNotificationEmail(app, row.id, end, { failures });
       return 'held';
     }
   }

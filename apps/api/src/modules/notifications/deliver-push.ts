@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
 import { pinnedLookup, resolvePublicAddress } from '../../lib/ssrf.ts';
-import { HEARTBEAT } from '../../plugins/jobs.ts';
+import { HEARTBEAT, type QueueOptions } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
 import { quietHoursEnd } from './quiet-hours.ts';
@@ -15,14 +15,18 @@ export interface PushJob {
   notificationId: number;
 }
 
-export async function queueNotificationPush(app: FastifyInstance, notificationId: number, at?: Date) {
+export async function queueNotificationPush(
+  app: FastifyInstance,
+  notificationId: number,
+  { at, tx }: QueueOptions & { at?: Date } = {},
+) {
   const seconds = at
     ? Math.max(0, Math.ceil((at.getTime() - app.notifications.clock().getTime()) / 1000))
     : 0;
   await app.jobs.send<PushJob>(
     PUSH_QUEUE,
     { notificationId },
-    { startAfter: seconds, retryLimit: 3, retryDelay: 60, ...HEARTBEAT },
+    { startAfter: seconds, retryLimit: 3, retryDelay: 60, ...HEARTBEAT, tx },
   );
 }
 
@@ -80,7 +84,7 @@ export async function deliverNotificationPush(
   if (profile.quiet_hours && !row.urgent) {
     const end = quietHoursEnd(app.notifications.clock(), profile.quiet_hours);
     if (end) {
-      await queueNotificationPush(app, row.id, end);
+      await queueNotificationPush(app, row.id, { at: end });
       return 'held';
     }
   }

@@ -1,7 +1,7 @@
 import { integrations, notifications } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { HEARTBEAT } from '../../plugins/jobs.ts';
+import { HEARTBEAT, type QueueOptions } from '../../plugins/jobs.ts';
 import { openSecret } from '../integrations/integration-secrets.ts';
 import { describeSlackError, slackClient } from '../integrations/slack-client.ts';
 import { postToSlackOnce } from '../integrations/slack-post-once.ts';
@@ -14,11 +14,15 @@ export interface SlackJob {
 }
 
 /** Queued at once: Slack messages have no delay and no quiet hours (they hold e-mail and push). */
-export async function queueNotificationSlack(app: FastifyInstance, notificationId: number) {
+export async function queueNotificationSlack(
+  app: FastifyInstance,
+  notificationId: number,
+  { tx }: QueueOptions = {},
+) {
   await app.jobs.send<SlackJob>(
     SLACK_QUEUE,
     { notificationId },
-    { retryLimit: 3, retryDelay: 30, ...HEARTBEAT },
+    { retryLimit: 3, retryDelay: 30, ...HEARTBEAT, tx },
   );
 }
 

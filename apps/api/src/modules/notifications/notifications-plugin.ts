@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, systemClock } from '../../lib/clock.ts';
-import { EMAIL_QUEUE, type EmailJob, runEmailJob } from './deliver-email.ts';
+import { EMAIL_QUEUE, type EmailJob, runEmailJobs } from './deliver-email.ts';
 import { deliverNotificationPush, PUSH_QUEUE, type PushJob } from './deliver-push.ts';
 import { deliverNotificationSlack, SLACK_QUEUE, type SlackJob } from './deliver-slack.ts';
 import { DIGEST_CRON, DIGEST_QUEUE, sendDueDigests } from './digest.ts';
@@ -38,26 +38,28 @@ export default fp(async function notificationsPlugin(app: FastifyInstance) {
   subscribeNotifications(app);
   await app.register(notificationRoutes);
   await app.register(unsubscribeRoutes);
-  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
-  await app.jobs.boss.createQueue(EMAIL_QUEUE);
-  await app.jobs.boss.createQueue(SLACK_QUEUE);
-  await app.jobs.boss.createQueue(DIGEST_QUEUE);
-  await app.jobs.boss.createQueue(PUSH_QUEUE);
   // One job per batch for push and Slack: a failure fails (and retries) that notification only.
-  await app.jobs.work<PushJob>(PUSH_QUEUE, { batchSize: 1 }, async (jobs) => {
-    await Promise.all(jobs.map((job) => deliverNotificationPush(app, job.data.notificationId)));
+  await app.jobs.define<PushJob>(PUSH_QUEUE, {
+    work: {
+      batchSize: 1,
+      handle: (jobs) => Promise.all(jobs.map((job) => deliverNotificationPush(app, job.data.notificationId))),
+    },
   });
-  if (app.jobs.runsWorkers) await app.jobs.boss.schedule(DIGEST_QUEUE, DIGEST_CRON);
-  await app.jobs.work(DIGEST_QUEUE, { batchSize: 1 }, async () => {
-    await sendDueDigests(app);
+  await app.jobs.define(DIGEST_QUEUE, {
+    cron: DIGEST_CRON,
+    work: { batchSize: 1, handle: () => sendDueDigests(app) },
   });
-  await app.jobs.work<SlackJob>(SLACK_QUEUE, { batchSize: 1 }, async (jobs) => {
-    await Promise.all(
-      jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId, job.retryCount > 0)),
-    );
+  await app.jobs.define<SlackJob>(SLACK_QUEUE, {
+    work: {
+      batchSize: 1,
+      handle: (jobs) =>
+        Promise.all(
+          jobs.map((job) => deliverNotificationSlack(app, job.data.notificationId, job.retryCount > 0)),
+        ),
+    },
   });
-  await app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
-    for (const job of jobs) await runEmailJob(app, job.data);
+  await app.jobs.define<EmailJob>(EMAIL_QUEUE, {
+    work: { batchSize: 5, handle: (jobs) => runEmailJobs(app, jobs) },
   });
   if (!app.jobs.runsWorkers) return;
 

@@ -15,6 +15,7 @@ import {
   EMAIL_RETRY_DELAYS_MS,
   type EmailJob,
   runEmailJob,
+  runEmailJobs,
 } from './deliver-email.ts';
 
 /**
@@ -464,8 +465,8 @@ describe('e-mail', () => {
       await t.app.jobs.boss.offWork(EMAIL_QUEUE);
     });
     afterAll(async () => {
-      await t.app.jobs.work<EmailJob>(EMAIL_QUEUE, { batchSize: 5 }, async (jobs) => {
-        for (const job of jobs) await runEmailJob(t.app, job.data);
+      await t.app.jobs.define<EmailJob>(EMAIL_QUEUE, {
+        work: { batchSize: 5, handle: (jobs) => runEmailJobs(t.app, jobs) },
       });
     });
 

@@ -1,7 +1,6 @@
 import type { TNotificationChannel, TNotificationKind } from '@cairn/contracts/notifications';
 import { notifications } from '@cairn/db/schema';
 import type { FastifyInstance } from 'fastify';
-import { withJobsIn } from '../../plugins/jobs-database.ts';
 import { queueNotificationEmail } from './deliver-email.ts';
 import { queueNotificationPush } from './deliver-push.ts';
 import { queueNotificationSlack } from './deliver-slack.ts';
@@ -74,10 +73,9 @@ export async function recordNotification(
           createdAt: now,
         })
         .returning();
-      const queuing = withJobsIn(app, tx);
-      if (email) await queueNotificationEmail(queuing, inserted!.id, inserted!.emailDueAt!);
-      if (push) await queueNotificationPush(queuing, inserted!.id);
-      if (slack) await queueNotificationSlack(queuing, inserted!.id);
+      if (email) await queueNotificationEmail(app, inserted!.id, inserted!.emailDueAt!, { tx });
+      if (push) await queueNotificationPush(app, inserted!.id, { tx });
+      if (slack) await queueNotificationSlack(app, inserted!.id, { tx });
       return inserted!;
     });
     // After the commit: the socket's NOTIFY goes through the database too (on PGlite's one

@@ -8,11 +8,14 @@ export const RETENTION_CRON = '17 3 * * *';
 
 /** The daily deletion of conversations older than their application's retention (decision 067). */
 export default fp(async function retentionPlugin(app: FastifyInstance) {
-  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
-  await app.jobs.boss.createQueue(RETENTION_QUEUE);
-  if (app.jobs.runsWorkers) await app.jobs.boss.schedule(RETENTION_QUEUE, RETENTION_CRON);
-  await app.jobs.work(RETENTION_QUEUE, { batchSize: 1 }, async () => {
-    const deleted = await deleteExpiredConversations(app, app.notifications.clock());
-    if (deleted) app.log.info({ deleted }, 'deleted conversations past their retention');
+  await app.jobs.define(RETENTION_QUEUE, {
+    cron: RETENTION_CRON,
+    work: {
+      batchSize: 1,
+      async handle() {
+        const deleted = await deleteExpiredConversations(app, app.notifications.clock());
+        if (deleted) app.log.info({ deleted }, 'deleted conversations past their retention');
+      },
+    },
   });
 });

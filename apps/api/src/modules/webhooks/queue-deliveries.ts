@@ -1,6 +1,5 @@
 import type { Db } from '@cairn/db/client';
 import type { FastifyInstance } from 'fastify';
-import { inTransaction } from '../../plugins/jobs-database.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
@@ -28,5 +27,5 @@ export async function queueDeliveries(
     expireInSeconds,
     ...(d.nextAttemptAt && { startAfter: d.nextAttemptAt }),
   }));
-  await app.jobs.boss.insert(DELIVERY_QUEUE, jobs, tx ? { db: inTransaction(tx) } : {});
+  await app.jobs.insert(DELIVERY_QUEUE, jobs, { tx });
 }

@@ -45,26 +45,28 @@ export default fp(async function webhooksPlugin(
   });
   subscribeWebhooks(app);
   await app.register(webhookRoutes);
-  // Created up front in every role: never lazily inside a caller's transaction (PGlite's one connection).
-  await app.jobs.boss.createQueue(DELIVERY_QUEUE);
-  if (!app.jobs.runsWorkers) return;
-
   // A job only says "look at this row now": it is done once its attempt has started. Waiting for
   // the attempt would hold back every later delivery behind a receiver that takes its whole
   // timeout. An attempt cut short by a crash keeps its lease, and the sweep queues it again.
   const inFlight = new Set<Promise<void>>();
-  await app.jobs.work<DeliveryJob>(DELIVERY_QUEUE, { batchSize: BATCH_SIZE }, async (jobs) => {
-    for (const job of jobs) {
-      const attempt: Promise<void> = deliverWebhook(app, job.data.deliveryId)
-        .catch((err: unknown) =>
-          app.log.error({ err, deliveryId: job.data.deliveryId }, 'webhook delivery failed'),
-        )
-        .finally(() => inFlight.delete(attempt));
-      inFlight.add(attempt);
-    }
-    // pg-boss fetches the next batch when this returns: only once there is room for it.
-    while (inFlight.size > MAX_IN_FLIGHT - BATCH_SIZE) await Promise.race(inFlight);
+  await app.jobs.define<DeliveryJob>(DELIVERY_QUEUE, {
+    work: {
+      batchSize: BATCH_SIZE,
+      async handle(jobs) {
+        for (const job of jobs) {
+          const attempt: Promise<void> = deliverWebhook(app, job.data.deliveryId)
+            .catch((err: unknown) =>
+              app.log.error({ err, deliveryId: job.data.deliveryId }, 'webhook delivery failed'),
+            )
+            .finally(() => inFlight.delete(attempt));
+          inFlight.add(attempt);
+        }
+        // pg-boss fetches the next batch when this returns: only once there is room for it.
+        while (inFlight.size > MAX_IN_FLIGHT - BATCH_SIZE) await Promise.race(inFlight);
+      },
+    },
   });
+  if (!app.jobs.runsWorkers) return;
 
   let closed = false;
   let timer: NodeJS.Timeout | undefined;

@@ -106,8 +106,13 @@ export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTim
   await announceHandBack(app, ended.application, ended.room, ended.created);
 }
 
-export async function workHandoffTimeouts(app: FastifyInstance) {
-  await app.jobs.work<HandoffTimeoutJob>(HANDOFF_TIMEOUT_QUEUE, { batchSize: 10 }, async (jobs) => {
-    for (const job of jobs) await endUnansweredHandoff(app, job.data);
+export async function defineHandoffTimeouts(app: FastifyInstance) {
+  await app.jobs.define<HandoffTimeoutJob>(HANDOFF_TIMEOUT_QUEUE, {
+    work: {
+      batchSize: 10,
+      async handle(jobs) {
+        for (const job of jobs) await endUnansweredHandoff(app, job.data);
+      },
+    },
   });
 }

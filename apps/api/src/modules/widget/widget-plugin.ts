@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import embedRoutes from './embed-routes.ts';
-import { workHandoffTimeouts } from './handoff.ts';
+import { defineHandoffTimeouts } from './handoff.ts';
 import widgetSettingsRoutes from './routes.ts';
 import visitorRoutes from './visitor-routes.ts';
 import { createVisitorTokens, type VisitorTokens } from './visitor-token.ts';
@@ -19,6 +19,6 @@ export default fp(async function widgetPlugin(app: FastifyInstance) {
   await app.register(widgetSettingsRoutes);
   await app.register(visitorRoutes);
   await app.register(embedRoutes);
-  await workHandoffTimeouts(app);
+  await defineHandoffTimeouts(app);
   app.addHook('preClose', async () => endVisitorStreams(app));
 });
