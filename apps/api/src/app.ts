@@ -10,6 +10,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import { loggerOptions, RequestLogController } from './lib/logger.ts';
 import { createProductEventBus } from './lib/product-events.ts';
+import { createSecretBox } from './lib/secret-box.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import accountRoutes, { DEFAULT_AUTH_RATE_LIMITS } from './modules/accounts/routes.ts';
 import analyticsRoutes from './modules/analytics/routes.ts';
@@ -96,6 +97,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('config', config);
   // Before every plugin: each module's plugin subscribes to the product's events as it starts.
   app.decorate('events', createProductEventBus());
+  // The one box the stored secrets (provider keys, webhook secrets, bot tokens) are sealed in.
+  app.decorate('secrets', createSecretBox(config.secretKey));
   app.decorate(
     'mailer',
     opts.mailer ??

@@ -1,14 +1,21 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Encrypts small secrets (provider API keys) for storage: AES-256-GCM under a key derived from
- * SECRET_KEY with HKDF-SHA256. Sealed text is `v1.<iv>.<tag>.<ciphertext>` (base64url), so a later
+ * Encrypts small secrets (provider API keys, webhook secrets, bot tokens) for storage: AES-256-GCM
+ * under a key derived from SECRET_KEY with HKDF-SHA256. Sealed text is `v1.<iv>.<tag>.<ciphertext>` (base64url), so a later
  * scheme can be told apart. `context` is authenticated (GCM additional data): a value sealed for one
  * row cannot be moved to another and still open.
  */
 export interface SecretBox {
   seal(plaintext: string, context: string): string;
   open(sealed: string, context: string): string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Seals and opens the secrets stored in the database, under `SECRET_KEY`. */
+    secrets: SecretBox;
+  }
 }
 
 const VERSION = 'v1';

@@ -43,7 +43,7 @@ export async function createIntegration(
       `You can have at most ${INTEGRATIONS_MAX} chat integrations. Delete one first.`,
     );
   const uuid = randomUUID();
-  const box = app.integrations.box;
+  const box = app.secrets;
   const common = {
     uuid,
     ownerId,

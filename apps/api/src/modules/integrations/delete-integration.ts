@@ -16,7 +16,7 @@ export async function deleteIntegration(app: FastifyInstance, ownerId: number, u
     await disconnectTelegram(
       app,
       uuid,
-      openSecret(app.integrations.box, uuid, 'bot_token', integration.botTokenCiphertext),
+      openSecret(app.secrets, uuid, 'bot_token', integration.botTokenCiphertext),
     );
   }
 }

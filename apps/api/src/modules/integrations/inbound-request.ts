@@ -44,7 +44,7 @@ export async function inboundSecret(
   const sealed = integration.signingSecretCiphertext;
   if (!sealed) return null;
   try {
-    return openSecret(app.integrations.box, integration.uuid, 'signing_secret', sealed);
+    return openSecret(app.secrets, integration.uuid, 'signing_secret', sealed);
   } catch (error) {
     if (!(error instanceof SecretBoxError)) throw error;
     await markIntegration(

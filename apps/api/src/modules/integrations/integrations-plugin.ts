@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSecretBox, type SecretBox } from '../../lib/secret-box.ts';
 import { pruneEvents } from './accept-event.ts';
 import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
 import integrationRoutes from './routes.ts';
@@ -14,7 +13,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     integrations: {
       /** Seals and opens bot tokens and secrets (they must be usable, so encrypted, not hashed). */
-      box: SecretBox;
       /** A Telegram bot was connected for polling: claim it now rather than at the next scan. */
       wakePoller(): void;
     };
@@ -37,7 +35,6 @@ export default fp(async function integrationsPlugin(
     ? createTelegramPoller(app, { ...DEFAULT_POLLER_SETTINGS, ...opts.poller })
     : null;
   app.decorate('integrations', {
-    box: createSecretBox(app.config.secretKey),
     wakePoller: () => poller?.wake(),
   });
   app.decorateRequest('integration', null);

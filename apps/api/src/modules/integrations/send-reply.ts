@@ -44,12 +44,7 @@ async function deliver(
   job: ReplyJob,
   send: (token: string) => Promise<void>,
 ) {
-  const token = openSecret(
-    app.integrations.box,
-    integration.uuid,
-    'bot_token',
-    integration.botTokenCiphertext,
-  );
+  const token = openSecret(app.secrets, integration.uuid, 'bot_token', integration.botTokenCiphertext);
   try {
     await send(token);
   } catch (error) {

@@ -65,12 +65,7 @@ export async function recordSlackFeedback(
     const channel = parsed.channel?.id;
     const user = parsed.user?.id;
     if (channel && user) {
-      const token = openSecret(
-        app.integrations.box,
-        integration.uuid,
-        'bot_token',
-        integration.botTokenCiphertext,
-      );
+      const token = openSecret(app.secrets, integration.uuid, 'bot_token', integration.botTokenCiphertext);
       // A courtesy: the feedback is stored whether or not Slack takes the thanks.
       void slackClient(app.config, token, app.log)
         .then((client) =>

@@ -65,7 +65,7 @@ export async function unsetTelegramWebhooks(
       await disconnectTelegram(
         app,
         bot.uuid,
-        openSecret(app.integrations.box, bot.uuid, 'bot_token', bot.botTokenCiphertext),
+        openSecret(app.secrets, bot.uuid, 'bot_token', bot.botTokenCiphertext),
       );
     } catch (err) {
       app.log.warn({ err, integration: bot.uuid }, 'could not unset a deleted bot’s Telegram webhook');

@@ -83,7 +83,7 @@ export function createTelegramPoller(app: FastifyInstance, settings: PollerSetti
     while (!stop.signal.aborted) {
       const row = await renew(id);
       if (!row) return; // deleted, switched to a webhook, or taken over after a lost lease
-      const token = openSecret(app.integrations.box, row.uuid, 'bot_token', row.botTokenCiphertext);
+      const token = openSecret(app.secrets, row.uuid, 'bot_token', row.botTokenCiphertext);
       let updates: TTelegramUpdate[];
       try {
         updates = (await (

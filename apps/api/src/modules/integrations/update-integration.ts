@@ -29,7 +29,7 @@ export async function updateIntegration(
 ): Promise<TIntegration> {
   const found = await findIntegration(app.db, ownerId, uuid);
   const row = found.integration;
-  const box = app.integrations.box;
+  const box = app.secrets;
   const set: Partial<typeof integrations.$inferInsert> = {};
   let application = found.application;
   if (input.application_uuid && input.application_uuid !== application.uuid) {

@@ -15,7 +15,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createSecretBox } from '../../lib/secret-box.ts';
 import { bindSecretBox } from '../../models/provider-secrets.ts';
 import { bindProviderAddressPolicy } from '../../models/provider-url.ts';
 import { createModelProvider } from './create-model-provider.ts';
@@ -34,7 +33,7 @@ const deleted = z.null().describe('Deleted');
 export default async function modelProviderRoutes(fastify: FastifyInstance) {
   // Provider keys are sealed with a key derived from SECRET_KEY; workers resolve models through
   // the same database, so the box is bound to it here, once.
-  bindSecretBox(fastify.database, createSecretBox(fastify.config.secretKey));
+  bindSecretBox(fastify.database, fastify.secrets);
   bindProviderAddressPolicy(fastify.database, fastify.config.providerAddresses);
   fastify.addHook('onRequest', fastify.authenticate);
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -63,12 +63,7 @@ export async function postToOwnerSlack(
       ),
     );
   if (!integration) return false;
-  const token = openSecret(
-    app.integrations.box,
-    integration.uuid,
-    'bot_token',
-    integration.botTokenCiphertext,
-  );
+  const token = openSecret(app.secrets, integration.uuid, 'bot_token', integration.botTokenCiphertext);
   const client = await slackClient(app.config, token, app.log);
   const lines = [
     `*${slackText(message.title)}*`,

@@ -31,7 +31,7 @@ export async function createWebhook(
       url: input.url,
       description: input.description,
       events: input.events,
-      secretCiphertext: app.webhooks.box.seal(secret, secretContext(uuid)),
+      secretCiphertext: app.secrets.seal(secret, secretContext(uuid)),
     })
     .returning();
   return { ...serializeWebhook(row!, input.application_uuid ?? null), secret };

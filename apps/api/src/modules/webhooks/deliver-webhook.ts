@@ -199,13 +199,13 @@ export async function disableWebhook(tx: Db, webhookId: number, reason: string):
 /** The current secret, and the previous one while its rotation window lasts. */
 function secretsOf(app: FastifyInstance, webhook: WebhookRow, now: Date): string[] {
   const context = secretContext(webhook.uuid);
-  const secrets = [app.webhooks.box.open(webhook.secretCiphertext, context)];
+  const secrets = [app.secrets.open(webhook.secretCiphertext, context)];
   if (
     webhook.previousSecretCiphertext &&
     webhook.previousSecretExpiresAt &&
     webhook.previousSecretExpiresAt > now
   )
-    secrets.push(app.webhooks.box.open(webhook.previousSecretCiphertext, context));
+    secrets.push(app.secrets.open(webhook.previousSecretCiphertext, context));
   return secrets;
 }
 

@@ -20,7 +20,7 @@ export async function rotateWebhookSecret(
   const [row] = await app.db
     .update(webhooks)
     .set({
-      secretCiphertext: app.webhooks.box.seal(secret, secretContext(webhook.uuid)),
+      secretCiphertext: app.secrets.seal(secret, secretContext(webhook.uuid)),
       previousSecretCiphertext: sql`${webhooks.secretCiphertext}`,
       previousSecretExpiresAt: sql`now() + make_interval(secs => ${app.webhooks.settings.rotationWindowMs / 1000})`,
       updatedAt: sql`now()`,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, systemClock } from '../../lib/clock.ts';
-import { createSecretBox, type SecretBox } from '../../lib/secret-box.ts';
 import { deliverWebhook } from './deliver-webhook.ts';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './delivery-settings.ts';
 import { subscribeWebhooks } from './product-webhooks.ts';
@@ -15,7 +14,6 @@ declare module 'fastify' {
       /** Read at every attempt: a test may change them on the running app. */
       settings: DeliverySettings;
       /** Seals and opens signing secrets (they must be usable, so they are encrypted, not hashed). */
-      box: SecretBox;
       /**
        * When an attempt happens, as its signature and the failure window see it (read at every
        * attempt: a test moves it instead of waiting); the schedule itself is the database's time.
@@ -40,7 +38,6 @@ export default fp(async function webhooksPlugin(
 ) {
   app.decorate('webhooks', {
     settings: { ...DEFAULT_DELIVERY_SETTINGS, ...opts.settings },
-    box: createSecretBox(app.config.secretKey),
     clock: systemClock,
   });
   subscribeWebhooks(app);
