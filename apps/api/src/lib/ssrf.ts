@@ -1,4 +1,6 @@
 import dns from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -123,4 +125,21 @@ export function pinnedLookup(checked: CheckedAddress): LookupFunction {
     if (opts.all) callback(null, [{ address: checked.address, family: checked.family }]);
     else callback(null, checked.address, checked.family);
   };
+}
+
+/**
+ * The one way Cairn opens a connection to an address it was given (a page to fetch, a webhook, a
+ * push endpoint, a model provider): `check` resolves the URL's host once and checks every address
+ * it resolves to (`resolvePublicAddress`, or a model provider's own rule), and the socket connects
+ * to the address it returns, so a second DNS answer (rebinding) is never used. Whatever `check`
+ * throws is thrown before anything is sent; the caller ends the request and reads the answer.
+ */
+export async function guardedRequest(
+  url: URL,
+  check: (url: URL) => Promise<CheckedAddress>,
+  options: Omit<http.RequestOptions, 'lookup' | 'agent'>,
+): Promise<http.ClientRequest> {
+  const checked = await check(url);
+  const client = url.protocol === 'https:' ? https : http;
+  return client.request(url, { ...options, lookup: pinnedLookup(checked), agent: false });
 }

@@ -1,11 +1,9 @@
 import dns from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { TProviderKind } from '@cairn/contracts/model-providers';
 import type { Database } from '@cairn/db/client';
 import ipaddr from 'ipaddr.js';
-import { type CheckedAddress, parseAddress, pinnedLookup, type Resolver } from '../lib/ssrf.ts';
+import { type CheckedAddress, guardedRequest, parseAddress, type Resolver } from '../lib/ssrf.ts';
 
 /**
  * Provider base URLs are user input that the server calls (docs/decisions/056-provider-private-
@@ -249,41 +247,36 @@ export function providerFetchFor(policy: ProviderAddressPolicy): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    const checked = await checkedAddress(url, policy).catch((error: unknown) => {
-      throw unreachable(error instanceof Error ? error.message : String(error));
-    });
     const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const client = url.protocol === 'https:' ? https : http;
+    const check = (target: URL) =>
+      checkedAddress(target, policy).catch((error: unknown) => {
+        throw unreachable(error instanceof Error ? error.message : String(error));
+      });
+    const req = await guardedRequest(url, check, {
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      signal: init?.signal ?? undefined,
+    });
     return new Promise<Response>((resolve, reject) => {
       let connected = false;
-      const req = client.request(
-        url,
-        {
-          method: request.method,
-          headers: Object.fromEntries(request.headers),
-          lookup: pinnedLookup(checked),
-          agent: false,
-          signal: init?.signal ?? undefined,
-        },
-        (res) => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
-              headers.append(name, one);
-          }
-          const status = res.statusCode ?? 502;
-          // A Response refuses a body with these statuses.
-          const empty = status === 204 || status === 205 || status === 304 || request.method === 'HEAD';
-          if (empty) res.resume();
-          resolve(
-            new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
-              status,
-              statusText: res.statusMessage ?? '',
-              headers,
-            }),
-          );
-        },
-      );
+      req.on('response', (res) => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+            headers.append(name, one);
+        }
+        const status = res.statusCode ?? 502;
+        // A Response refuses a body with these statuses.
+        const empty = status === 204 || status === 205 || status === 304 || request.method === 'HEAD';
+        if (empty) res.resume();
+        resolve(
+          new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+            status,
+            statusText: res.statusMessage ?? '',
+            headers,
+          }),
+        );
+      });
       req.on('socket', (socket) => {
         if (!socket.connecting) connected = true;
         else socket.once('connect', () => (connected = true));

@@ -1,9 +1,13 @@
 import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { type AddressPolicy, BlockedAddressError, type Resolver, resolvePublicAddress } from '../lib/ssrf.ts';
+import {
+  type AddressPolicy,
+  BlockedAddressError,
+  guardedRequest,
+  type Resolver,
+  resolvePublicAddress,
+} from '../lib/ssrf.ts';
 
 export type FetchFailureReason =
   | 'blocked'
@@ -70,14 +74,7 @@ export async function fetchUrl(rawUrl: string, options: FetchOptions): Promise<F
 
   let url = parseHttpUrl(rawUrl);
   for (let redirects = 0; ; redirects++) {
-    let checked: Awaited<ReturnType<typeof resolvePublicAddress>>;
-    try {
-      checked = await resolvePublicAddress(url.hostname, options, options.resolver);
-    } catch (error) {
-      if (error instanceof BlockedAddressError) throw new FetchError('blocked', error.message);
-      throw new FetchError('unreachable', `Unreachable: ${url.hostname} could not be found.`);
-    }
-    const response = await request(url, checked, options, deadline, timeoutMs);
+    const response = await request(url, options, deadline, timeoutMs);
     const status = response.statusCode ?? 0;
     const validators = {
       etag: response.headers.etag ?? null,
@@ -154,37 +151,31 @@ function parseHttpUrl(raw: string): URL {
   return url;
 }
 
-function request(
+/** One GET (each redirect is another), to the address checked for this URL's host. */
+async function request(
   url: URL,
-  checked: { address: string; family: 4 | 6 },
   options: FetchOptions,
   deadline: AbortSignal,
   timeoutMs: number,
 ): Promise<http.IncomingMessage> {
-  // Whatever name the socket asks for, it gets the address that was checked.
-  const lookup: LookupFunction = (_hostname, opts, callback) => {
-    if (opts.all) callback(null, [{ address: checked.address, family: checked.family }]);
-    else callback(null, checked.address, checked.family);
-  };
-  const client = url.protocol === 'https:' ? https : http;
+  const check = (target: URL) =>
+    resolvePublicAddress(target.hostname, options, options.resolver).catch((error: unknown) => {
+      if (error instanceof BlockedAddressError) throw new FetchError('blocked', error.message);
+      throw new FetchError('unreachable', `Unreachable: ${target.hostname} could not be found.`);
+    });
+  const req = await guardedRequest(url, check, {
+    method: 'GET',
+    signal: deadline,
+    headers: {
+      'user-agent': options.userAgent,
+      accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
+      'accept-encoding': 'gzip, deflate, br',
+      ...(options.conditional?.etag && { 'if-none-match': options.conditional.etag }),
+      ...(options.conditional?.lastModified && { 'if-modified-since': options.conditional.lastModified }),
+    },
+  });
   return new Promise((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method: 'GET',
-        lookup,
-        agent: false,
-        signal: deadline,
-        headers: {
-          'user-agent': options.userAgent,
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8,*/*;q=0.1',
-          'accept-encoding': 'gzip, deflate, br',
-          ...(options.conditional?.etag && { 'if-none-match': options.conditional.etag }),
-          ...(options.conditional?.lastModified && { 'if-modified-since': options.conditional.lastModified }),
-        },
-      },
-      resolve,
-    );
+    req.on('response', resolve);
     req.on('error', (error: NodeJS.ErrnoException) => reject(networkError(error, url, timeoutMs)));
     req.end();
   });

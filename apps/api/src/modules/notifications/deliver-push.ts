@@ -1,10 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
 import { notifications, pushSubscriptions } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
-import { pinnedLookup, resolvePublicAddress } from '../../lib/ssrf.ts';
+import { guardedRequest, resolvePublicAddress } from '../../lib/ssrf.ts';
 import { HEARTBEAT, type QueueOptions } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { getProfile } from './profile.ts';
@@ -44,25 +42,16 @@ export interface PushPayload {
  * that address is the one connected to.
  */
 async function post(app: FastifyInstance, details: RequestDetails): Promise<number> {
-  const url = new URL(details.endpoint);
-  const checked = await resolvePublicAddress(url.hostname, { allowLoopback: app.config.allowPrivateUrls });
-  const lookup = pinnedLookup(checked);
-  const client = url.protocol === 'https:' ? https : http;
+  const req = await guardedRequest(
+    new URL(details.endpoint),
+    (url) => resolvePublicAddress(url.hostname, { allowLoopback: app.config.allowPrivateUrls }),
+    { method: details.method, headers: details.headers, signal: AbortSignal.timeout(15_000) },
+  );
   return new Promise((resolve, reject) => {
-    const req = client.request(
-      url,
-      {
-        method: details.method,
-        headers: details.headers,
-        lookup,
-        agent: false,
-        signal: AbortSignal.timeout(15_000),
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
     req.on('error', reject);
     req.end(details.body ?? undefined);
   });

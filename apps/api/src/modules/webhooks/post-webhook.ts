@@ -1,8 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { WEBHOOK_EXCERPT_BYTES } from '@cairn/contracts/webhooks';
-import { BlockedAddressError, type Resolver, resolvePublicAddress } from '../../lib/ssrf.ts';
+import { BlockedAddressError, guardedRequest, type Resolver, resolvePublicAddress } from '../../lib/ssrf.ts';
 
 export interface PostResult {
   statusCode: number;
@@ -47,64 +44,50 @@ export async function postWebhook(rawUrl: string, body: string, options: PostOpt
     throw new DeliveryError('Only http:// and https:// addresses without credentials are called.');
   }
   const deadline = AbortSignal.timeout(options.timeoutMs);
-  let checked: Awaited<ReturnType<typeof resolvePublicAddress>>;
-  try {
-    checked = await resolvePublicAddress(
-      url.hostname,
-      { allowLoopback: options.allowLoopback },
-      options.resolver,
-    );
-  } catch (error) {
-    if (error instanceof BlockedAddressError) throw new DeliveryError(error.message);
-    throw new DeliveryError(`${url.hostname} could not be found.`);
-  }
-  const lookup: LookupFunction = (_hostname, opts, callback) => {
-    if (opts.all) callback(null, [{ address: checked.address, family: checked.family }]);
-    else callback(null, checked.address, checked.family);
-  };
-  const client = url.protocol === 'https:' ? https : http;
   const payload = Buffer.from(body, 'utf8');
+  const check = (target: URL) =>
+    resolvePublicAddress(target.hostname, { allowLoopback: options.allowLoopback }, options.resolver).catch(
+      (error: unknown) => {
+        if (error instanceof BlockedAddressError) throw new DeliveryError(error.message);
+        throw new DeliveryError(`${target.hostname} could not be found.`);
+      },
+    );
+  const req = await guardedRequest(url, check, {
+    method: 'POST',
+    signal: deadline,
+    headers: {
+      ...options.headers,
+      'content-type': 'application/json',
+      'content-length': String(payload.length),
+      'user-agent': options.userAgent,
+    },
+  });
   return new Promise<PostResult>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => reject(networkError(error, url, options.timeoutMs));
-    const req = client.request(
-      url,
-      {
-        method: 'POST',
-        lookup,
-        agent: false,
-        signal: deadline,
-        headers: {
-          ...options.headers,
-          'content-type': 'application/json',
-          'content-length': String(payload.length),
-          'user-agent': options.userAgent,
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => {
-          response.destroy();
-          const raw = Buffer.concat(chunks).subarray(0, WEBHOOK_EXCERPT_BYTES);
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            retryAfter: headerValue(response.headers['retry-after']),
-            excerpt: sanitizeExcerpt(raw),
-          });
-        };
-        response.on('data', (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= WEBHOOK_EXCERPT_BYTES) done();
+    req.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = () => {
+        response.destroy();
+        const raw = Buffer.concat(chunks).subarray(0, WEBHOOK_EXCERPT_BYTES);
+        resolve({
+          statusCode: response.statusCode ?? 0,
+          retryAfter: headerValue(response.headers['retry-after']),
+          excerpt: sanitizeExcerpt(raw),
         });
-        response.on('end', done);
-        response.on('error', (error: NodeJS.ErrnoException) => {
-          // The status line arrived: a body cut short still counts as the receiver's answer.
-          if (deadline.aborted || size > 0) done();
-          else fail(error);
-        });
-      },
-    );
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= WEBHOOK_EXCERPT_BYTES) done();
+      });
+      response.on('end', done);
+      response.on('error', (error: NodeJS.ErrnoException) => {
+        // The status line arrived: a body cut short still counts as the receiver's answer.
+        if (deadline.aborted || size > 0) done();
+        else fail(error);
+      });
+    });
     req.on('error', fail);
     req.end(payload);
   });
