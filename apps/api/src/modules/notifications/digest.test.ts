@@ -1,5 +1,6 @@
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readableMail } from '../../testing/mail.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { DIGEST_QUEUE, DIGEST_SEND_LEASE_MS, digestMessageId, sendDueDigests } from './digest.ts';
@@ -14,11 +15,6 @@ let appUuid: string;
 const at = (iso: string) => {
   t.app.notifications.clock = () => new Date(iso);
 };
-const readable = (raw: string) =>
-  raw
-    .replace(/\n[ \t]+/g, ' ')
-    .replace(/=\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 const mailsTo = (email: string) => t.outbox().filter((m) => m.to === email);
 
 /** A knowledge item that fails, notified at the clock's time. */
@@ -72,7 +68,7 @@ describe('digest', () => {
     expect(mailsTo(bob.user.email).filter((m) => m.subject.includes('digest'))).toEqual([]);
     const mail = mailsTo(alice.user.email).at(-1)!;
     expect(mail.subject).toBe('Your daily Cairn digest: 1 thing to look at');
-    const body = readable(mail.raw);
+    const body = readableMail(mail.raw);
     expect(body).toContain('Lighthouse:');
     expect(body).toContain('A knowledge item could not be indexed: http://127.0.0.1:1/first');
     expect(body).toContain(`${t.url}/applications/${appUuid}/knowledge-base`);
@@ -88,7 +84,7 @@ describe('digest', () => {
     await failure('http://127.0.0.1:1/second');
     at('2026-05-11T23:05:00Z');
     expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
-    const next = readable(mailsTo(alice.user.email).at(-1)!.raw);
+    const next = readableMail(mailsTo(alice.user.email).at(-1)!.raw);
     expect(next).toContain('http://127.0.0.1:1/second');
     expect(next).not.toContain('http://127.0.0.1:1/first');
     // And a day with nothing: silence.
@@ -109,7 +105,7 @@ describe('digest', () => {
     expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
     const mail = mailsTo(alice.user.email).at(-1)!;
     expect(mail.subject).toBe('Your weekly Cairn digest: 1 thing to look at');
-    const link = /^List-Unsubscribe: <(.+)>$/m.exec(readable(mail.raw))![1]!;
+    const link = /^List-Unsubscribe: <(.+)>$/m.exec(readableMail(mail.raw))![1]!;
     const res = await fetch(link, {
       method: 'POST',
       body: 'List-Unsubscribe=One-Click',
@@ -151,7 +147,7 @@ describe('digest', () => {
     expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
     const mail = mailsTo(alice.user.email).at(-1)!;
     expect(mail.subject).toBe('Your daily Cairn digest: 1 thing to look at');
-    const body = readable(mail.raw);
+    const body = readableMail(mail.raw);
     expect(body).toContain('http://127.0.0.1:1/fourth');
     expect(body).not.toContain('Test notification');
     // And once only.
@@ -197,7 +193,7 @@ describe('digest', () => {
     const [first, again] = digests().slice(before);
     expect(messageIdOf(again!.raw)).toBe(digestMessageId(t.app, alice.user.id, periodEnd));
     expect(messageIdOf(first!.raw)).toBe(messageIdOf(again!.raw));
-    expect(readable(again!.raw)).toContain('http://127.0.0.1:1/fifth');
+    expect(readableMail(again!.raw)).toContain('http://127.0.0.1:1/fifth');
     expect(again!.subject).toBe(first!.subject);
 
     // Recorded now: later runs of that hour and the next day's (nothing new) send nothing.
@@ -227,7 +223,7 @@ describe('digest', () => {
     at('2026-07-05T09:10:00Z');
     expect(await sendDueDigests(t.app)).toEqual([alice.user.id]);
     expect(digests()).toHaveLength(before + 1);
-    expect(readable(digests().at(-1)!.raw)).toContain('http://127.0.0.1:1/sixth');
+    expect(readableMail(digests().at(-1)!.raw)).toContain('http://127.0.0.1:1/sixth');
     at('2026-07-05T09:20:00Z');
     expect(await sendDueDigests(t.app)).toEqual([]);
   });

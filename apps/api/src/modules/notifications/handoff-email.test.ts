@@ -2,6 +2,7 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { readableMail } from '../../testing/mail.ts';
 import { type SmtpCatcher, startSmtpCatcher } from '../../testing/smtp-catcher.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
@@ -15,17 +16,8 @@ import { replyByText } from './handoff-deadline.ts';
 
 const SHOP = 'https://shop.example.com';
 
-/** The raw message with folded headers unfolded and quoted-printable decoded (as UTF-8). */
-const readable = (raw: string) =>
-  Buffer.from(
-    raw
-      .replace(/\n[ \t]+/g, ' ')
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
 /** The plain-text part (before the HTML one). */
-const textPart = (raw: string) => readable(raw).split(/Content-Type: text\/html/)[0]!;
+const textPart = (raw: string) => readableMail(raw).split(/Content-Type: text\/html/)[0]!;
 
 let smtp: SmtpCatcher;
 let t: TestApp;
@@ -33,7 +25,7 @@ let owner: { email: string; token: string };
 let appUuid: string;
 
 const mailTo = (to: string, subject: RegExp) =>
-  smtp.received.filter((m) => m.to.includes(to) && subject.test(readable(m.raw)));
+  smtp.received.filter((m) => m.to.includes(to) && subject.test(readableMail(m.raw)));
 
 /** Registers through the e-mailed link, as a person would (the outbox is empty with SMTP). */
 async function signUpOverSmtp(email: string) {
@@ -42,7 +34,7 @@ async function signUpOverSmtp(email: string) {
       .status,
   ).toBe(201);
   await waitFor(() => mailTo(email, /Verify your e-mail address/).length === 1);
-  const token = /verify-email\?token=([\w-]+)/.exec(readable(mailTo(email, /Verify/)[0]!.raw))![1];
+  const token = /verify-email\?token=([\w-]+)/.exec(readableMail(mailTo(email, /Verify/)[0]!.raw))![1];
   expect((await t.call('POST', '/api/verify-email/', { json: { token } })).status).toBe(200);
   const login = await t.call('POST', '/api/login/', { json: { email, password: TEST_PASSWORD } });
   return { email, token: login.body.token as string };

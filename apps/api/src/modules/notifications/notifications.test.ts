@@ -6,6 +6,7 @@ import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
+import { readableMail } from '../../testing/mail.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
@@ -26,16 +27,7 @@ import {
 
 const SHOP = 'https://shop.example.com';
 
-/** The raw message with folded headers unfolded and quoted-printable decoded (as UTF-8). */
-const readable = (raw: string) =>
-  Buffer.from(
-    raw
-      .replace(/\n[ \t]+/g, ' ')
-      .replace(/=\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
-const unsubscribeLink = (raw: string) => /^List-Unsubscribe: <(.+)>$/m.exec(readable(raw))?.[1];
+const unsubscribeLink = (raw: string) => /^List-Unsubscribe: <(.+)>$/m.exec(readableMail(raw))?.[1];
 const WARRANTY = {
   title: 'X200 manual',
   text: '# Warranty\n\nThe X200 comes with a three-year warranty covering parts and labour.',
@@ -292,8 +284,8 @@ describe('events reach the bell and the socket', () => {
       .filter((m) => m.to === alice.user.email)
       .at(-1)!;
     expect(mail.subject).toBe('A webhook was disabled');
-    expect(readable(mail.raw)).toContain('410 Gone');
-    expect(readable(mail.raw)).toContain(`${t.url}/settings/integrations`);
+    expect(readableMail(mail.raw)).toContain('410 Gone');
+    expect(readableMail(mail.raw)).toContain(`${t.url}/settings/integrations`);
     expect(unsubscribeLink(mail.raw)).toMatch(/\/api\/notifications\/unsubscribe\/\?token=cnu1\./);
   });
 
@@ -424,9 +416,12 @@ describe('quiet by default', () => {
     const room = sent.body.conversation.uuid as string;
     expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
     // E-mailed: the mail about this conversation, the one its row was claimed and sent for.
-    await waitFor(() => t.outbox().some((m) => m.to === alice.user.email && readable(m.raw).includes(room)), {
-      timeoutMs: 15_000,
-    });
+    await waitFor(
+      () => t.outbox().some((m) => m.to === alice.user.email && readableMail(m.raw).includes(room)),
+      {
+        timeoutMs: 15_000,
+      },
+    );
     await waitFor(async () => (await latestOf('handoff_requested'))?.emailStatus === 'sent');
     // The row the e-mail was sent from exists, read, and the bell does not list it.
     const row = await latestOf('handoff_requested');
@@ -496,7 +491,7 @@ describe('e-mail', () => {
       expect(mailsTo()).toHaveLength(before + 1);
       expect(mail.subject).toMatch(/^New Widget conversation/);
       expect(mail.raw).toMatch(/Content-Type: text\/html/);
-      expect(readable(mail.raw)).toContain(`${t.url}/applications/${appUuid}/messages/${room}`);
+      expect(readableMail(mail.raw)).toContain(`${t.url}/applications/${appUuid}/messages/${room}`);
       const unsubscribe = unsubscribeLink(mail.raw);
       expect(unsubscribe).toMatch(new RegExp(`^${t.url}/api/notifications/unsubscribe/\\?token=cnu1\\.`));
       expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
@@ -510,7 +505,7 @@ describe('e-mail', () => {
       expect(row.replyBy!.getTime() - row.createdAt.getTime()).toBeGreaterThan(4 * 60_000);
       t.app.notifications.clock = () => new Date(row.replyBy!.getTime() - 2 * 60_000);
       expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
-      const text = readable(mailsTo().at(-1)!.raw);
+      const text = readableMail(mailsTo().at(-1)!.raw);
       expect(text).toContain('“Warranty?”');
       expect(text).toContain('Reply within 2 minutes');
       expect(text).not.toContain('?.');
@@ -547,7 +542,7 @@ describe('e-mail', () => {
       expect(await deliverNotificationEmail(t.app, id)).toBe('sent');
       expect(mailsTo()).toHaveLength(before + 1);
       // Held past its deadline, it no longer asks for a reply within minutes long gone.
-      expect(readable(mailsTo().at(-1)!.raw)).toContain('Nobody replied in time');
+      expect(readableMail(mailsTo().at(-1)!.raw)).toContain('Nobody replied in time');
 
       await putProfile(alice.token, {
         ...DEFAULT_NOTIFICATION_PROFILE,
