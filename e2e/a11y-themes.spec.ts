@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test';
 import { startReceiver } from '../apps/api/src/testing/webhook-receiver';
 import { apiHelpers, test as base, expect, type TestUser } from './fixtures';
 import { uploadHandbook } from './handbook';
@@ -25,18 +24,6 @@ const SHOP = 'https://shop.example.com';
 interface Content {
   user: TestUser;
   pages: string[];
-}
-
-/** Waits until nothing fades or slides any more: axe measures colours as they are painted. */
-async function settled(page: Page) {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
 }
 
 /** One user's application with every kind of content the pages can show. */
@@ -210,7 +197,6 @@ test.describe('every page passes axe in both modes and all three themes', () => 
             ? page.getByRole('dialog')
             : page.getByRole('heading', { level: 1 });
           await expect(shown.first()).toBeVisible();
-          await settled(page);
           await checkA11y(page, { soft: true });
         };
 

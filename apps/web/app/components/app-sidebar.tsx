@@ -232,10 +232,6 @@ function ApplicationSwitcher({
   selected: Application | null;
   onCreate: () => void;
 }) {
-  // The menu gives focus back to its trigger as it closes: after "Create application" that would
-  // take it from the dialog's Name field while the person starts typing (keys lost); the dialog
-  // gives it back to the trigger itself when it closes.
-  const openingDialog = useRef(false);
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
@@ -252,15 +248,7 @@ function ApplicationSwitcher({
         <span className="sr-only">Switch application</span>
         <ChevronsUpDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
       </DropdownMenuTrigger>
-      <DropdownMenuContent
-        align="start"
-        className="w-(--radix-dropdown-menu-trigger-width) min-w-56"
-        onCloseAutoFocus={(event) => {
-          if (!openingDialog.current) return;
-          openingDialog.current = false;
-          event.preventDefault();
-        }}
-      >
+      <DropdownMenuContent align="start" className="w-(--radix-dropdown-menu-trigger-width) min-w-56">
         <DropdownMenuLabel className="text-xs text-muted-foreground">Applications</DropdownMenuLabel>
         {applications.map((app) => (
           <DropdownMenuItem key={app.uuid} asChild>
@@ -279,12 +267,7 @@ function ApplicationSwitcher({
             </Link>
           </DropdownMenuItem>
         ) : null}
-        <DropdownMenuItem
-          onSelect={() => {
-            openingDialog.current = true;
-            onCreate();
-          }}
-        >
+        <DropdownMenuItem onSelect={onCreate}>
           <PlusIcon aria-hidden="true" />
           Create application
         </DropdownMenuItem>

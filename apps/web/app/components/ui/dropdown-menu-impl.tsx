@@ -16,12 +16,21 @@ const itemClass =
 export function DropdownMenuContent({
   className,
   sideOffset = 4,
+  onCloseAutoFocus,
   ...props
 }: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
   return (
     <DropdownMenuPrimitive.Portal>
       <DropdownMenuPrimitive.Content
         sideOffset={sideOffset}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          // An item that opened a dialog: the dialog has focused its first field, and giving focus
+          // back to the menu's trigger now would take it away while the person starts typing (CI
+          // lost the first keys that way). The dialog gives focus back to the trigger when it closes.
+          if (document.activeElement?.closest('[role="dialog"], [role="alertdialog"]'))
+            event.preventDefault();
+        }}
         className={cn(
           'z-50 max-h-(--radix-dropdown-menu-content-available-height) min-w-[8rem] overflow-y-auto rounded-md border bg-popover p-1 text-popover-foreground shadow-md',
           className,
