@@ -18,6 +18,7 @@ import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentenc
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
+import { printVariants } from './study-report.ts';
 
 interface Dumped {
   question: string;
@@ -222,37 +223,4 @@ const benchFile = argValue('--bench');
 const bench = benchFile ? read(benchFile) : undefined;
 const only = argValue('--only');
 
-const split = (qs: Question[], f: Variant) => ({
-  answerable: qs.filter((q) => q.answerable).map(f),
-  heldOut: qs.filter((q) => !q.answerable).map(f),
-});
-const below = (xs: number[], t: number) => xs.filter((x) => x < t).length / Math.max(xs.length, 1);
-function at90(qs: Question[], f: Variant): number {
-  const { answerable, heldOut } = split(qs, f);
-  const sorted = [...heldOut].sort((a, b) => a - b);
-  return below(answerable, sorted[Math.ceil(0.9 * sorted.length) - 1]! + 1e-9);
-}
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-console.log(
-  'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined',
-);
-for (const [name, f] of VARIANTS) {
-  if (only && !name.includes(only)) continue;
-  let threshold = 0.2;
-  while (threshold < 1.5 && !calibration.every((d) => below(split(d, f).heldOut, threshold) >= 0.92))
-    threshold = Math.round(threshold * 100 + 1) / 100;
-  const calAnswerable = calibration.map((d) => below(split(d, f).answerable, threshold));
-  const ev = split(evaluation, f);
-  const be = bench && split(bench, f);
-  console.log(
-    [
-      name,
-      pct(at90(calibration.flat(), f)),
-      pct(at90(evaluation, f)),
-      threshold.toFixed(2),
-      pct(calAnswerable.reduce((a, b) => a + b, 0) / calAnswerable.length),
-      `${pct(below(ev.heldOut, threshold))} / ${pct(below(ev.answerable, threshold))}`,
-      be ? `${pct(below(be.heldOut, threshold))} / ${pct(below(be.answerable, threshold))}` : '',
-    ].join(' | '),
-  );
-}
+printVariants(VARIANTS, calibration, evaluation, bench, only);
