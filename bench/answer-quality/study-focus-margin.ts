@@ -16,20 +16,8 @@ import fs from 'node:fs';
 import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentences.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
-import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
-import { printVariants } from './study-report.ts';
-
-interface Dumped {
-  question: string;
-  answerable: boolean;
-  stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
-  passages: Passage[];
-}
-interface Dump {
-  titleChunks: Record<string, number>;
-  questions: Dumped[];
-}
+import { type Dump, printVariants } from './study-report.ts';
 
 /** One retrieved passage: which question terms (by index) it holds, in its frame, per sentence. */
 interface Read {

@@ -6,6 +6,18 @@
  * threshold declines elsewhere, and what the product's threshold declines.
  */
 import { COVERED_THRESHOLD } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import type { Passage } from '../../apps/api/src/rag/types.ts';
+
+/** What `run.ts --dump` writes: each question's six passages, word statistics and label. */
+export interface Dump {
+  titleChunks: Record<string, number>;
+  questions: Array<{
+    question: string;
+    answerable: boolean;
+    stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
+    passages: Passage[];
+  }>;
+}
 
 export interface Labelled {
   answerable: boolean;

@@ -11,20 +11,8 @@
 import fs from 'node:fs';
 import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
-import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
-import { printVariants } from './study-report.ts';
-
-interface Dumped {
-  question: string;
-  answerable: boolean;
-  stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
-  passages: Passage[];
-}
-interface Dump {
-  titleChunks: Record<string, number>;
-  questions: Dumped[];
-}
+import { type Dump, printVariants } from './study-report.ts';
 
 /** What a variant reads of one question. */
 interface Features {
