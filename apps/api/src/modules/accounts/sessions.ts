@@ -1,14 +1,14 @@
 import { MESSAGES, type TLoginRequest, type TLoginResponse } from '@cairn/contracts/accounts';
 import { authTokens, users } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type SessionClient, startSession } from './account-sessions.ts';
 import { verifyPassword } from './passwords.ts';
 import { serializeUser } from './serialize-user.ts';
 
 export async function loginUser(
-  app: FastifyInstance,
+  app: Ctx,
   input: TLoginRequest,
   client: SessionClient,
 ): Promise<TLoginResponse> {
@@ -20,6 +20,6 @@ export async function loginUser(
   return { token, user: serializeUser(user) };
 }
 
-export async function logoutUser(app: FastifyInstance, tokenHash: string): Promise<void> {
+export async function logoutUser(app: Ctx, tokenHash: string): Promise<void> {
   await app.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
 }

@@ -3,8 +3,8 @@ import { stripControlCharacters } from '@cairn/contracts/text';
 import type { Db } from '@cairn/db/client';
 import { chatrooms, feedbackDismissals, messages, unansweredQuestions } from '@cairn/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { addItems } from '../knowledge/add-items.ts';
 import { titleOfQuestion } from '../knowledge/read-items.ts';
 
@@ -20,7 +20,7 @@ const groupOf = (applicationId: number, uuid: string) =>
  * transaction, so a double submit makes one item.
  */
 export async function answerUnanswered(
-  app: FastifyInstance,
+  app: Ctx,
   owner: Owner,
   groupUuid: string,
   answer: string,

@@ -7,9 +7,9 @@ import {
 import type { Db } from '@cairn/db/client';
 import { applications, integrations } from '@cairn/db/schema';
 import { and, count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { AppError, fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { sealSecret } from './integration-secrets.ts';
 import { serializeIntegration } from './serialize-integration.ts';
 import { checkSlackToken } from './slack-client.ts';
@@ -28,7 +28,7 @@ export async function ownedApplication(db: Db, ownerId: number, uuid: string) {
 
 /** Connects a Slack app or a Telegram bot to one of the owner's applications. */
 export async function createIntegration(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   input: z.output<typeof ZCreateIntegrationRequest>,
 ): Promise<TIntegration> {

@@ -4,8 +4,8 @@ import { stripControlCharacters } from '@cairn/contracts/text';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Ctx } from '../../lib/ctx.ts';
 import { retrieve } from '../../rag/retrieve.ts';
 import type { KeyPrincipal } from '../public-api/authenticate-api-key.ts';
 import { FollowerClosedError } from '../public-api/follow-answer.ts';
@@ -97,7 +97,7 @@ export function serverInstructions(applicationName: string, titles: string[], it
  * The MCP server of one application, as its API key reaches it: made anew for each HTTP request
  * (stateless), so any API process answers any request.
  */
-export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, instructions?: string) {
+export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?: string) {
   const { application } = principal;
   const server = new McpServer(
     { name: application.name, title: application.name, version: '1.0.0' },
