@@ -111,7 +111,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { appId } = request.params;
       const result = await updateApplicationSettings(app.db, request.user.id, appId, request.body, {
-        checkEmbedding: (model) => checkEmbeddingModel(app.database, model),
+        checkEmbedding: (model) => checkEmbeddingModel(app, model),
         onEmbeddingChange: (tx, id) => requeueApplicationItems(tx, app.knowledge.enqueue, id),
       });
       // Each re-queued item is announced at once: the knowledge page shows the re-index progress.

@@ -125,7 +125,7 @@ export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?:
       const text = stripControlCharacters(query).trim();
       if (!text) throw new McpError(ErrorCode.InvalidParams, 'The query is empty.');
       const results = await retrieve(
-        app.database,
+        app,
         { id: application.id, llmModels: application.llmModels },
         text,
         top_k ?? SEARCH_TOP_K_DEFAULT,
