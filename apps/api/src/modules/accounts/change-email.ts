@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@cairn/db/client';
 import { emailTokens, users } from '@cairn/db/schema';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { AppError, fieldError } from '../../lib/app-error.ts';
@@ -59,7 +58,7 @@ export async function requestEmailChange(
 }
 
 /** The address the user asked to move to and has not confirmed yet, if any. */
-export async function pendingEmailOf(db: Db, userId: number): Promise<string | null> {
+export async function pendingEmailOf({ db }: Pick<Ctx, 'db'>, userId: number): Promise<string | null> {
   const [row] = await db
     .select({ newEmail: emailTokens.newEmail })
     .from(emailTokens)
@@ -77,7 +76,7 @@ export async function pendingEmailOf(db: Db, userId: number): Promise<string | n
 }
 
 /** Whether an e-mailed token is one of an e-mail change (the verify-email link serves both). */
-export async function isEmailChangeToken(db: Db, token: string): Promise<boolean> {
+export async function isEmailChangeToken({ db }: Pick<Ctx, 'db'>, token: string): Promise<boolean> {
   if (!token.trim()) return false;
   const [row] = await db
     .select({ purpose: emailTokens.purpose })

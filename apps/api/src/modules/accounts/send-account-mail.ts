@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Db } from '@cairn/db/client';
 import { users } from '@cairn/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Job } from 'pg-boss';
 import type { Ctx } from '../../lib/ctx.ts';
 import { confirmNewEmailMail } from '../../mail/account-templates.ts';
 import {

@@ -16,7 +16,7 @@ export async function loginUser(
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   if (!user.emailVerifiedAt) throw new AppError('email_not_verified', MESSAGES.emailNotVerified);
-  const token = await startSession(app.db, user.id, client, app.config.sessionLifetime);
+  const token = await startSession(app, user.id, client, app.config.sessionLifetime);
   return { token, user: serializeUser(user) };
 }
 

@@ -7,7 +7,7 @@ import { queueAccountMail } from './send-account-mail.ts';
 
 /** Opens an e-mailed verification link: a new account's, or an e-mail change's; says what happened. */
 export async function verifyEmail(app: Ctx, token: string): Promise<string> {
-  if (await isEmailChangeToken(app.db, token)) {
+  if (await isEmailChangeToken(app, token)) {
     await confirmEmailChange(app, token);
     return 'Your new e-mail address is confirmed. Sign in with it from now on.';
   }

@@ -12,7 +12,7 @@ export async function regenerateAnswer(
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const old = found.message;
   if (old.status === 'pending' || old.status === 'streaming') await requestStop(app, old.id, old.run);
   const replyTo = old.metadata.reply_to;

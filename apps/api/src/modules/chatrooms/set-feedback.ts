@@ -15,7 +15,7 @@ export async function setFeedback(
   params: { appId: string; chatroomId: string; messageId: string },
   feedback: TFeedback | null,
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const [row] = await app.db
     .update(messages)
     .set({ feedback })

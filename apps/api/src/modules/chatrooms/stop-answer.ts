@@ -18,7 +18,7 @@ export async function stopAnswer(
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const stop = (status: 'pending' | 'streaming') =>
     app.db
       .update(messages)

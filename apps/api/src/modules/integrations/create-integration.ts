@@ -4,7 +4,6 @@ import {
   type TIntegration,
   type ZCreateIntegrationRequest,
 } from '@cairn/contracts/integrations';
-import type { Db } from '@cairn/db/client';
 import { applications, integrations } from '@cairn/db/schema';
 import { and, count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -17,7 +16,7 @@ import { checkTelegramToken } from './telegram-client.ts';
 import { connectTelegram, disconnectTelegram } from './telegram-connect.ts';
 
 /** The caller's application, or a 400 on `application_uuid`. */
-export async function ownedApplication(db: Db, ownerId: number, uuid: string) {
+export async function ownedApplication({ db }: Pick<Ctx, 'db'>, ownerId: number, uuid: string) {
   const [row] = await db
     .select({ id: applications.id, uuid: applications.uuid, name: applications.name })
     .from(applications)
@@ -32,7 +31,7 @@ export async function createIntegration(
   ownerId: number,
   input: z.output<typeof ZCreateIntegrationRequest>,
 ): Promise<TIntegration> {
-  const application = await ownedApplication(app.db, ownerId, input.application_uuid);
+  const application = await ownedApplication(app, ownerId, input.application_uuid);
   const [existing] = await app.db
     .select({ n: count() })
     .from(integrations)

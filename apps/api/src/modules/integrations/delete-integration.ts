@@ -10,7 +10,7 @@ import { disconnectTelegram } from './telegram-connect.ts';
  * removed. Its conversations stay with the application; a poller stops at its next lease renewal.
  */
 export async function deleteIntegration(app: Ctx, ownerId: number, uuid: string) {
-  const { integration } = await findIntegration(app.db, ownerId, uuid);
+  const { integration } = await findIntegration(app, ownerId, uuid);
   await app.db.delete(integrations).where(eq(integrations.id, integration.id));
   if (integration.kind === 'telegram' && integration.mode === 'webhook') {
     await disconnectTelegram(

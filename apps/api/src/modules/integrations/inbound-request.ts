@@ -24,9 +24,7 @@ export async function inboundIntegration(
   kind: 'slack' | 'telegram',
 ): Promise<IntegrationRow> {
   const params = ZIntegrationParams.safeParse(request.params);
-  const row = params.success
-    ? await findInboundIntegration(app.db, params.data.integrationId, kind)
-    : undefined;
+  const row = params.success ? await findInboundIntegration(app, params.data.integrationId, kind) : undefined;
   if (!row) throw notFound('Integration not found.');
   return row;
 }

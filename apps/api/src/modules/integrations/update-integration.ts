@@ -27,13 +27,13 @@ export async function updateIntegration(
   uuid: string,
   input: z.output<typeof ZUpdateIntegrationRequest>,
 ): Promise<TIntegration> {
-  const found = await findIntegration(app.db, ownerId, uuid);
+  const found = await findIntegration(app, ownerId, uuid);
   const row = found.integration;
   const box = app.secrets;
   const set: Partial<typeof integrations.$inferInsert> = {};
   let application = found.application;
   if (input.application_uuid && input.application_uuid !== application.uuid) {
-    const target = await ownedApplication(app.db, ownerId, input.application_uuid);
+    const target = await ownedApplication(app, ownerId, input.application_uuid);
     set.applicationId = target.id;
     application = { uuid: target.uuid, name: target.name };
   }

@@ -224,7 +224,7 @@ export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?:
     'knowledge-item',
     new ResourceTemplate('cairn://items/{uuid}', {
       list: async () => ({
-        resources: (await listedItems(app.db, application.id)).map((item) => ({
+        resources: (await listedItems(app, application.id)).map((item) => ({
           uri: itemUri(item.uuid),
           name: item.title,
           title: item.title,
@@ -241,8 +241,7 @@ export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?:
     },
     async (uri, { uuid }) => {
       const id = Array.isArray(uuid) ? uuid[0] : uuid;
-      const found =
-        id && z.uuid().safeParse(id).success ? await itemWithText(app.db, application.id, id) : null;
+      const found = id && z.uuid().safeParse(id).success ? await itemWithText(app, application.id, id) : null;
       // -32002: the specification's "resource not found".
       if (!found)
         throw new McpError(-32002, `No knowledge item ${uri.href.slice(0, 200)} in this application.`);

@@ -37,7 +37,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/model-providers/',
     { schema: { ...base, response: { 200: ZModelProviderList, ...errors } } },
-    (request) => listModelProviders(app.db, request.user.id),
+    (request) => listModelProviders(app, request.user.id),
   );
 
   app.post(
@@ -63,7 +63,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZProviderParams, response: { 200: ZModelProvider, ...errors } } },
     async (request) => {
       const provider = await findModelProvider(app.db, request.user.id, request.params.providerId);
-      return serializeModelProvider(provider, await modelsOf(app.db, provider.id));
+      return serializeModelProvider(provider, await modelsOf(app, provider.id));
     },
   );
 
@@ -119,7 +119,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.status(201);
-      return addProviderModel(app.db, request.user.id, request.params.providerId, request.body);
+      return addProviderModel(app, request.user.id, request.params.providerId, request.body);
     },
   );
 
@@ -136,14 +136,14 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZProviderModel, ...errors },
       },
     },
-    (request) => updateProviderModel(app.db, request.user.id, request.params, request.body),
+    (request) => updateProviderModel(app, request.user.id, request.params, request.body),
   );
 
   app.delete(
     `${one}models/:modelId/`,
     { schema: { ...base, params: ZProviderModelParams, response: { 204: deleted, ...errors } } },
     async (request, reply) => {
-      await removeProviderModel(app.db, request.user.id, request.params.providerId, request.params.modelId);
+      await removeProviderModel(app, request.user.id, request.params.providerId, request.params.modelId);
       return reply.status(204).send(null);
     },
   );
@@ -157,6 +157,6 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZAvailableModelList, ...errors },
       },
     },
-    (request) => listAvailableModels(app.db, request.user.id),
+    (request) => listAvailableModels(app, request.user.id),
   );
 }

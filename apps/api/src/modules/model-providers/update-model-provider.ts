@@ -30,7 +30,7 @@ export async function updateModelProvider(
     .set({ ...changes, updatedAt: sql`now()` })
     .where(eq(modelProviders.id, provider.id))
     .returning();
-  return serializeModelProvider(row!, await modelsOf(ctx.db, provider.id));
+  return serializeModelProvider(row!, await modelsOf(ctx, provider.id));
 }
 
 /** Deletes a provider and its models; applications that chose one of them fail with a clear error. */

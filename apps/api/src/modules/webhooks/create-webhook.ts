@@ -16,7 +16,7 @@ export async function createWebhook(
   input: z.output<typeof ZCreateWebhookRequest>,
 ): Promise<TCreatedWebhook> {
   checkWebhookUrl(input.url, app.config.allowPrivateUrls);
-  const applicationId = await applicationIdFor(app.db, ownerId, input.application_uuid);
+  const applicationId = await applicationIdFor(app, ownerId, input.application_uuid);
   const [existing] = await app.db.select({ n: count() }).from(webhooks).where(eq(webhooks.ownerId, ownerId));
   if ((existing?.n ?? 0) >= WEBHOOKS_MAX)
     throw new AppError('conflict', `You can have at most ${WEBHOOKS_MAX} webhooks. Delete one first.`);

@@ -27,7 +27,7 @@ export async function updateWebhook(
   if (input.events !== undefined) changes.events = input.events;
   if (input.description !== undefined) changes.description = input.description;
   if (input.application_uuid !== undefined)
-    changes.applicationId = await applicationIdFor(app.db, ownerId, input.application_uuid);
+    changes.applicationId = await applicationIdFor(app, ownerId, input.application_uuid);
   if (input.enabled === true && !webhook.enabled)
     Object.assign(changes, { enabled: true, disabledReason: null, failingSince: null });
   await app.db.transaction(async (tx) => {

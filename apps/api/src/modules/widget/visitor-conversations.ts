@@ -36,7 +36,7 @@ export async function findVisitorChatroom(db: Db, visitor: VisitorContext, conve
 }
 
 export async function getVisitorConversation(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   visitor: VisitorContext,
   conversationUuid: string,
 ): Promise<TWidgetConversationMessages> {
