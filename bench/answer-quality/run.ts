@@ -24,6 +24,7 @@ import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
 import { retrieve } from '../../apps/api/src/rag/retrieve.ts';
 import { termStatistics } from '../../apps/api/src/rag/term-statistics.ts';
+import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 
 const TOP_K = 6;
@@ -129,6 +130,7 @@ const heldOut = new Set(articles.slice(0, heldOutCount));
 
 const database = await openDatabase({ databaseUrl: argValue('--database-url') });
 await database.migrate();
+const ctx = modelCtxOf(database);
 const [user] = (
   await database.query<{ id: number }>(
     `INSERT INTO users (email, username, password_hash) VALUES ($1, $1, 'x') RETURNING id`,
@@ -155,7 +157,7 @@ for (const p of ingested) {
     )
   ).rows;
   itemParagraph.set(item!.uuid, p._id);
-  await indexItem(database, {
+  await indexItem(ctx, {
     applicationId,
     itemId: item!.id,
     document: { title: p.title, sections: [{ text: p.context }] },
@@ -196,7 +198,7 @@ const heldOutScores: number[] = [];
 
 async function answer(question: string) {
   const started = performance.now();
-  const passages = await retrieve(database, application, question, TOP_K);
+  const passages = await retrieve(ctx, application, question, TOP_K);
   const stats = await termStatistics(database, applicationId, question);
   const cpu = process.cpuUsage();
   const decision = judgeRelevance(question, passages, stats);

@@ -9,25 +9,10 @@
  *   npx tsx bench/answer-quality/study-signals.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json]
  */
 import fs from 'node:fs';
-import {
-  COVERED_THRESHOLD,
-  judgeRelevance,
-  sameTerm,
-} from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
-import type { Passage } from '../../apps/api/src/rag/types.ts';
 import { argValue } from '../lib.ts';
-
-interface Dumped {
-  question: string;
-  answerable: boolean;
-  stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
-  passages: Passage[];
-}
-interface Dump {
-  titleChunks: Record<string, number>;
-  questions: Dumped[];
-}
+import { type Dump, printVariants } from './study-report.ts';
 
 /** What a variant reads of one question. */
 interface Features {
@@ -149,43 +134,4 @@ const evaluation = read(argValue('--evaluation') ?? '');
 const benchFile = argValue('--bench');
 const bench = benchFile ? read(benchFile) : undefined;
 
-const split = (qs: Features[], f: Variant) => ({
-  answerable: qs.filter((q) => q.answerable).map(f),
-  heldOut: qs.filter((q) => !q.answerable).map(f),
-});
-const below = (xs: number[], t: number) => xs.filter((x) => x < t).length / Math.max(xs.length, 1);
-/** Answerable questions declined at the smallest threshold that declines 90 % of held-out ones. */
-function at90(qs: Features[], f: Variant): number {
-  const { answerable, heldOut } = split(qs, f);
-  const sorted = [...heldOut].sort((a, b) => a - b);
-  const t = sorted[Math.ceil(0.9 * sorted.length) - 1]! + 1e-9;
-  return below(answerable, t);
-}
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-console.log(
-  'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined | at the threshold in use: evaluation, bench',
-);
-for (const [name, f] of VARIANTS) {
-  let threshold = 0.3;
-  while (threshold < 1 && !calibration.every((d) => below(split(d, f).heldOut, threshold) >= 0.92))
-    threshold = Math.round(threshold * 100 + 1) / 100;
-  const calAnswerable = calibration.map((d) => below(split(d, f).answerable, threshold));
-  const ev = split(evaluation, f);
-  const be = bench && split(bench, f);
-  console.log(
-    [
-      name,
-      pct(at90(calibration.flat(), f)),
-      pct(at90(evaluation, f)),
-      threshold.toFixed(2),
-      pct(calAnswerable.reduce((a, b) => a + b, 0) / calAnswerable.length),
-      `${pct(below(ev.heldOut, threshold))} / ${pct(below(ev.answerable, threshold))}`,
-      be ? `${pct(below(be.heldOut, threshold))} / ${pct(below(be.answerable, threshold))}` : '',
-      // At the product's threshold, whatever the rule gives: the bench's own operating point.
-      `${pct(below(ev.heldOut, COVERED_THRESHOLD))} / ${pct(below(ev.answerable, COVERED_THRESHOLD))}`,
-      be
-        ? `${pct(below(be.heldOut, COVERED_THRESHOLD))} / ${pct(below(be.answerable, COVERED_THRESHOLD))}`
-        : '',
-    ].join(' | '),
-  );
-}
+printVariants(VARIANTS, calibration, evaluation, bench);

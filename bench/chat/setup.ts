@@ -183,7 +183,7 @@ export async function seedKnowledge(bench: Bench, applicationId: number, minChun
       const text = group
         .map((doc) => `# ${doc.title}${round ? ` (${round})` : ''}\n\n${doc.text}`)
         .join('\n\n');
-      const result = await indexItem(bench.database, {
+      const result = await indexItem(bench.app, {
         applicationId,
         itemId: rows[0]!.id,
         document: { title, language: 'en', sections: [{ text }] },

@@ -59,7 +59,7 @@ for (let i = 0; i < OWNERS; i++) {
     [app.uuid],
   );
   const item = rows[0] as unknown as { id: number; application_id: number };
-  await indexItem(bench.database, {
+  await indexItem(bench.app, {
     applicationId: item.application_id,
     itemId: item.id,
     document: { title: 'Harbour guide', language: 'en', sections: [{ text: DOC }] },

@@ -17,6 +17,7 @@ import { type Database, openDatabase } from '@cairn/db/client';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
 import { lexicalSearch, lexicalSearchSql, retrieve } from '../../apps/api/src/rag/retrieve.ts';
+import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { adminQuery, argValue } from '../lib.ts';
 import { loadSciFact, percentile } from '../retrieval-quality/scifact.ts';
 
@@ -70,6 +71,7 @@ async function benchSize(chunkCount: number) {
     database = await openDatabase({});
   }
   await database.migrate();
+  const ctx = modelCtxOf(database);
   const [user] = (
     await database.query<{ id: number }>(
       `INSERT INTO users (email, username, password_hash) VALUES ('bench@example.test', 'bench', 'x') RETURNING id`,
@@ -101,7 +103,7 @@ async function benchSize(chunkCount: number) {
       const sections = Array.from({ length: Math.min(SECTIONS_PER_ITEM, count - done) }, () => ({
         text: passage(next),
       }));
-      await indexItem(database, {
+      await indexItem(ctx, {
         applicationId,
         itemId: item!.id,
         document: { title, language: 'en', sections },
@@ -157,7 +159,7 @@ async function benchSize(chunkCount: number) {
   }
   const lexical = await time((q) => lexicalSearch(database, app.id, q, 50));
   const lexicalExact = await time((q) => lexicalSearch(database, app.id, q, 50, noPruning));
-  const latencies = await time((q) => retrieve(database, app, q, 5));
+  const latencies = await time((q) => retrieve(ctx, app, q, 5));
 
   console.log(
     `${database.kind} ${chunkCount.toLocaleString('en')} chunks (+${Math.round(chunkCount / 10).toLocaleString('en')} in a neighbour app, ${postings.toLocaleString('en')} postings, loaded in ${loadSeconds.toFixed(0)} s)\n` +

@@ -13,6 +13,7 @@ import { openDatabase } from '@cairn/db/client';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { lexicalIndexState, warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
 import { lexicalSearch, lexicalSearchSql } from '../../apps/api/src/rag/retrieve.ts';
+import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 import { loadSciFact, percentile } from '../retrieval-quality/scifact.ts';
 
@@ -34,6 +35,7 @@ function passage(i: number): string {
 
 const database = await openDatabase({});
 await database.migrate();
+const ctx = modelCtxOf(database);
 const user = (
   await database.query<{ id: number }>(
     `INSERT INTO users (email, username, password_hash) VALUES ('bench@example.test', 'bench', 'x') RETURNING id`,
@@ -56,7 +58,7 @@ for (let done = 0; done < CHUNKS; done += PER_ITEM) {
   ).rows[0]!;
   itemIds.push(item.id);
   const sections = Array.from({ length: PER_ITEM }, (_, k) => ({ text: passage(done + k) }));
-  await indexItem(database, {
+  await indexItem(ctx, {
     applicationId: app.id,
     itemId: item.id,
     document: { title, language: 'en', sections },

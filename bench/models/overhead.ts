@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '@cairn/db/client';
 import { modelProviders, providerModels, users } from '@cairn/db/schema';
 import { createSecretBox } from '../../apps/api/src/lib/secret-box.ts';
-import { bindSecretBox, keyContext } from '../../apps/api/src/models/provider-secrets.ts';
+import { keyContext } from '../../apps/api/src/models/provider-secrets.ts';
 import { resolveTextModel } from '../../apps/api/src/models/resolve-text-model.ts';
 import { startFakeOpenAI } from '../../apps/api/src/testing/fake-openai-server.ts';
 
@@ -45,7 +45,7 @@ const reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
 const fake = await startFakeOpenAI({ apiKey: key, models: ['bench-chat'], reply });
 const database = await openDatabase({});
 await database.migrate();
-bindSecretBox(database, box);
+const ctx = { database, secrets: box, config: { providerAddresses: { localInstance: true, allowed: [] } } };
 const [user] = await database.db
   .insert(users)
   .values({ email: 'bench@example.com', username: 'bench@example.com', passwordHash: 'x' })
@@ -81,7 +81,7 @@ const rawFirstMs: number[] = [];
 const rawTotalMs: number[] = [];
 for (let round = 0; round < ROUNDS + 10; round++) {
   let t = performance.now();
-  const textModel = await resolveTextModel(database, user!.id, ref);
+  const textModel = await resolveTextModel(ctx, user!.id, ref);
   const resolved = performance.now() - t;
   t = performance.now();
   const generation = textModel.generate({

@@ -11,7 +11,7 @@ import { openDatabase } from '@cairn/db/client';
 import { matchQaPair } from '../../apps/api/src/modules/chatrooms/answer/qa-match.ts';
 import { qaDocument } from '../../apps/api/src/modules/knowledge/qa-document.ts';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
-import { insertApplication, textDocument } from '../../apps/api/src/rag/test-fixtures.ts';
+import { insertApplication, modelCtxOf, textDocument } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 import { percentile } from '../retrieval-quality/scifact.ts';
 
@@ -36,6 +36,7 @@ const pairOf = (i: number) => {
 for (const size of sizes) {
   const database = await openDatabase({});
   await database.migrate();
+  const ctx = modelCtxOf(database);
   const { applicationId } = await insertApplication(database);
   const started = performance.now();
   for (let i = 0; i < size; i++) {
@@ -45,7 +46,7 @@ for (const size of sizes) {
        VALUES ($1, 'qa', $2, 'processing', $2, $3, $4) RETURNING id`,
       [applicationId, pair.question, pair.alternatives, pair.answer],
     );
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId: rows[0]!.id,
       document: textDocument(pair.question, qaDocument(pair)),
@@ -64,7 +65,7 @@ for (const size of sizes) {
     const question =
       q % 2 ? `${pairOf(i).question.toLowerCase()} please` : `What is the weather like in city ${q}?`;
     const t0 = performance.now();
-    const match = await matchQaPair(database, application, question);
+    const match = await matchQaPair(ctx, application, question);
     times.push(performance.now() - t0);
     if (match) matched++;
   }

@@ -12,6 +12,7 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { openDatabase } from '@cairn/db/client';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { TEXT_SEARCH_CONFIGS } from '../../apps/api/src/rag/language.ts';
+import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 import { loadCorpus, scoreRanking } from './scifact.ts';
 
@@ -87,6 +88,7 @@ async function indexCorpus(name: string): Promise<{ chunks: Chunk[]; queries: Qu
   const database = await openDatabase({});
   try {
     await database.migrate();
+    const ctx = modelCtxOf(database);
     const [user] = (
       await database.query<{ id: number }>(
         `INSERT INTO users (email, username, password_hash) VALUES ('bench@example.test', 'bench', 'x') RETURNING id`,
@@ -107,7 +109,7 @@ async function indexCorpus(name: string): Promise<{ chunks: Chunk[]; queries: Qu
         )
       ).rows;
       docByItem.set(item!.id, doc.id);
-      await indexItem(database, {
+      await indexItem(ctx, {
         applicationId: app!.id,
         itemId: item!.id,
         document: { title: doc.title, sections: [{ text: doc.text }] },

@@ -8,6 +8,7 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { openDatabase } from '@cairn/db/client';
 import { indexItem } from '../../apps/api/src/rag/index-chunks.ts';
 import { retrieve } from '../../apps/api/src/rag/retrieve.ts';
+import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 import { loadCorpus, percentile, scoreRanking } from './scifact.ts';
 
@@ -16,6 +17,7 @@ const corpus = await loadCorpus(argValue('--corpus'));
 const { data } = corpus;
 const database = await openDatabase({ databaseUrl });
 await database.migrate();
+const ctx = modelCtxOf(database);
 const [user] = (
   await database.query<{ id: number }>(
     `INSERT INTO users (email, username, password_hash) VALUES ($1, $1, 'x') RETURNING id`,
@@ -43,7 +45,7 @@ for (const doc of data.corpus) {
     )
   ).rows;
   docByItem.set(item!.uuid, doc.id);
-  const result = await indexItem(database, {
+  const result = await indexItem(ctx, {
     applicationId,
     itemId: item!.id,
     document: { title: doc.title, sections: [{ text: doc.text }] },
@@ -64,12 +66,7 @@ let rr = 0;
 const latencies: number[] = [];
 for (const query of data.queries) {
   const t = performance.now();
-  const passages = await retrieve(
-    database,
-    { id: applicationId, llmModels: DEFAULT_LLM_MODELS },
-    query.text,
-    50,
-  );
+  const passages = await retrieve(ctx, { id: applicationId, llmModels: DEFAULT_LLM_MODELS }, query.text, 50);
   latencies.push(performance.now() - t);
   // Rank items by their best passage.
   const ranked = [...new Set(passages.map((p) => docByItem.get(p.item_uuid)!))];

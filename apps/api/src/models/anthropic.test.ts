@@ -39,7 +39,7 @@ async function claude(apiKey: string, model = 'claude-3-5-haiku-latest') {
 }
 
 async function run(ref: Awaited<ReturnType<typeof claude>>['ref'], temperature = 1.5) {
-  const model = await resolveTextModel(t.database, userId, ref, { maxRetries: 0 });
+  const model = await resolveTextModel(t.app, userId, ref, { maxRetries: 0 });
   const generation = model.generate({
     system: 'Answer from the passages.',
     messages: [

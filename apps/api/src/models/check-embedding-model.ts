@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database } from '@cairn/db/client';
 import { fieldError } from '../lib/app-error.ts';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { isBuiltinEmbedding } from './builtin-embedder.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { resolveProviderEmbedder } from './resolve-embedder.ts';
@@ -15,10 +15,10 @@ const CHECK_TIMEOUT_MS = 20_000;
  * with the provider's answer, instead of failing every knowledge item later and leaving the
  * application without search. The built-in embedding needs no check.
  */
-export async function checkEmbeddingModel(database: Database, model: TLlmModel): Promise<void> {
+export async function checkEmbeddingModel(ctx: ModelCtx, model: TLlmModel): Promise<void> {
   if (isBuiltinEmbedding(model)) return;
   try {
-    await resolveProviderEmbedder(database, model, {
+    await resolveProviderEmbedder(ctx, model, {
       verify: true,
       maxRetries: 0,
       timeoutMs: CHECK_TIMEOUT_MS,

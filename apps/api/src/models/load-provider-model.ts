@@ -1,12 +1,12 @@
 import type { TModelType } from '@cairn/contracts/applications';
 import type { TProviderKind } from '@cairn/contracts/model-providers';
-import type { Database } from '@cairn/db/client';
 import { modelProviders, providerModels } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { SecretBoxError } from '../lib/secret-box.ts';
 import { ModelProviderError } from './provider-errors.ts';
-import { keyContext, secretBoxFor } from './provider-secrets.ts';
-import { type ProviderAddressPolicy, providerAddressPolicyFor } from './provider-url.ts';
+import { keyContext } from './provider-secrets.ts';
+import type { ProviderAddressPolicy } from './provider-url.ts';
 
 export interface ProviderConnection {
   uuid: string;
@@ -26,23 +26,20 @@ export interface LoadedProviderModel {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Opens the stored key of a provider row. */
-export function connectionOf(
-  database: Database,
-  row: typeof modelProviders.$inferSelect,
-): ProviderConnection {
+export function connectionOf(ctx: ModelCtx, row: typeof modelProviders.$inferSelect): ProviderConnection {
   return {
     uuid: row.uuid,
     kind: row.kind,
     name: row.name,
     baseUrl: row.baseUrl,
-    apiKey: row.keyCiphertext ? openKey(database, row) : undefined,
-    addresses: providerAddressPolicyFor(database),
+    apiKey: row.keyCiphertext ? openKey(ctx, row) : undefined,
+    addresses: ctx.config.providerAddresses,
   };
 }
 
-function openKey(database: Database, row: typeof modelProviders.$inferSelect): string {
+function openKey(ctx: ModelCtx, row: typeof modelProviders.$inferSelect): string {
   try {
-    return secretBoxFor(database).open(row.keyCiphertext!, keyContext(row.uuid));
+    return ctx.secrets.open(row.keyCiphertext!, keyContext(row.uuid));
   } catch (error) {
     if (!(error instanceof SecretBoxError)) throw error;
     throw new ModelProviderError(
@@ -59,7 +56,7 @@ function openKey(database: Database, row: typeof modelProviders.$inferSelect): s
  * an owner. A missing model — deleted since it was chosen — is a clear `not_configured` error.
  */
 export async function loadProviderModel(
-  database: Database,
+  ctx: ModelCtx,
   modelUuid: string,
   modelType: TModelType,
   ownerId?: number,
@@ -72,14 +69,14 @@ export async function loadProviderModel(
   if (!UUID.test(modelUuid)) throw missing();
   const conditions = [eq(providerModels.uuid, modelUuid), eq(providerModels.modelType, modelType)];
   if (ownerId !== undefined) conditions.push(eq(modelProviders.ownerId, ownerId));
-  const [row] = await database.db
+  const [row] = await ctx.database.db
     .select({ model: providerModels, provider: modelProviders })
     .from(providerModels)
     .innerJoin(modelProviders, eq(providerModels.providerId, modelProviders.id))
     .where(and(...conditions));
   if (!row) throw missing();
   return {
-    provider: connectionOf(database, row.provider),
+    provider: connectionOf(ctx, row.provider),
     model: {
       id: row.model.id,
       uuid: row.model.uuid,

@@ -1,7 +1,6 @@
 import dns from 'node:dns/promises';
 import { Readable } from 'node:stream';
 import type { TProviderKind } from '@cairn/contracts/model-providers';
-import type { Database } from '@cairn/db/client';
 import ipaddr from 'ipaddr.js';
 import { type CheckedAddress, guardedRequest, parseAddress, type Resolver } from '../lib/ssrf.ts';
 
@@ -43,25 +42,6 @@ export interface ProviderAddressPolicy {
 const LOCAL_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 /** Cloud metadata services outside the link-local range (Alibaba Cloud; AWS over IPv6). */
 const METADATA_ADDRESSES = new Set(['100.100.100.200', 'fd00:ec2::254']);
-
-/**
- * The policy of the server that owns a database, bound once at start (model-providers routes) like
- * the secret box, so that workers resolving models through the same database use it too.
- */
-const policies = new WeakMap<Database, ProviderAddressPolicy>();
-
-export function bindProviderAddressPolicy(database: Database, policy: ProviderAddressPolicy): void {
-  policies.set(database, policy);
-}
-
-export function providerAddressPolicyFor(database: Database): ProviderAddressPolicy {
-  const policy = policies.get(database);
-  if (!policy)
-    throw new Error(
-      'No provider address policy bound to this database: register the model-providers plugin.',
-    );
-  return policy;
-}
 
 export class ProviderUrlError extends Error {
   constructor(message: string) {

@@ -39,7 +39,7 @@ async function embeddingRef(kind: string, baseUrl: string, name: string, apiKey?
 describe('resolveProviderEmbedder', () => {
   it('embeds through /embeddings, learning and keeping the dimension', async () => {
     const ref = await embeddingRef('openai_compatible', fake.url, 'fake-embed', 'sk-embed-key-5678');
-    const embedder = await resolveProviderEmbedder(t.database, ref);
+    const embedder = await resolveProviderEmbedder(t.app, ref);
     expect(embedder.dimensions).toBe(12);
     expect(embedder.id).toContain('fake-embed');
     const vectors = await embedder.embed(['first text', 'second text']);
@@ -48,7 +48,7 @@ describe('resolveProviderEmbedder', () => {
     expect(row?.dimensions).toBe(12);
     const calls = fake.requests.filter((r) => r.path === '/embeddings').length;
     // Known dimension: resolving again sends no probe.
-    const again = await resolveProviderEmbedder(t.database, ref);
+    const again = await resolveProviderEmbedder(t.app, ref);
     expect(again.id).toBe(embedder.id);
     expect(fake.requests.filter((r) => r.path === '/embeddings').length).toBe(calls);
     expect(await again.embed([])).toEqual([]);
@@ -57,7 +57,7 @@ describe('resolveProviderEmbedder', () => {
   it('uses Ollama under /v1', async () => {
     fake.set({ apiKey: undefined });
     const ref = await embeddingRef('ollama', fake.origin, 'fake-embed');
-    const embedder = await resolveProviderEmbedder(t.database, ref);
+    const embedder = await resolveProviderEmbedder(t.app, ref);
     expect(await embedder.embed(['x'])).toEqual([fakeEmbedding('x', 12)]);
     expect(fake.requests.at(-1)?.headers.authorization).toBeUndefined();
     fake.set({ apiKey: 'sk-embed-key-5678' });
@@ -65,13 +65,13 @@ describe('resolveProviderEmbedder', () => {
 
   it('fails clearly on a bad key and on an unknown model', async () => {
     const bad = await embeddingRef('openai_compatible', fake.url, 'fake-embed', 'sk-wrong-key-0000');
-    const error = await resolveProviderEmbedder(t.database, bad).catch((e: unknown) => e);
+    const error = await resolveProviderEmbedder(t.app, bad).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelProviderError);
     expect((error as ModelProviderError).kind).toBe('auth');
     const unknown = await embeddingRef('openai_compatible', fake.url, 'no-embed', 'sk-embed-key-5678');
-    await expect(resolveProviderEmbedder(t.database, unknown)).rejects.toThrow(/"no-embed" was not found/);
+    await expect(resolveProviderEmbedder(t.app, unknown)).rejects.toThrow(/"no-embed" was not found/);
     await expect(
-      resolveProviderEmbedder(t.database, { ...unknown, uuid: '00000000-0000-4000-8000-000000000000' }),
+      resolveProviderEmbedder(t.app, { ...unknown, uuid: '00000000-0000-4000-8000-000000000000' }),
     ).rejects.toThrow(/no longer exists/);
   });
 });

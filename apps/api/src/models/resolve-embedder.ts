@@ -1,7 +1,7 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database } from '@cairn/db/client';
 import { providerModels } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
 import { embeddingModelFor, loadAiSdk } from './provider-sdk.ts';
@@ -17,7 +17,7 @@ const PROBE_TEXT = 'dimension probe';
  * ModelProviderErrors with messages a person understands (bad key, rate limit, unknown model …).
  */
 export async function resolveProviderEmbedder(
-  database: Database,
+  ctx: ModelCtx,
   ref: TLlmModel,
   options: {
     timeoutMs?: number;
@@ -29,7 +29,7 @@ export async function resolveProviderEmbedder(
   if (ref.model_type !== 'embedding') {
     throw new ModelProviderError('not_configured', `"${ref.name}" is not an embedding model.`);
   }
-  const { provider, model } = await loadProviderModel(database, ref.uuid, 'embedding');
+  const { provider, model } = await loadProviderModel(ctx, ref.uuid, 'embedding');
   const [embeddingModel, { embedMany }] = await Promise.all([
     embeddingModelFor(provider, model.name),
     loadAiSdk(),
@@ -63,7 +63,7 @@ export async function resolveProviderEmbedder(
       );
     }
     if (dimensions !== model.dimensions) {
-      await database.db.update(providerModels).set({ dimensions }).where(eq(providerModels.id, model.id));
+      await ctx.database.db.update(providerModels).set({ dimensions }).where(eq(providerModels.id, model.id));
     }
   }
   return { id: `${provider.kind}:${model.name}:${model.uuid}`, dimensions, embed };

@@ -41,7 +41,7 @@ async function textModel(name: string, options = {}): Promise<TextModel> {
     provider: 'openai_compatible',
     model_type: 'text' as const,
   };
-  return resolveTextModel(t.database, userId, ref, options);
+  return resolveTextModel(t.app, userId, ref, options);
 }
 async function findModel(name: string): Promise<string> {
   const provider = await t.call('GET', `/api/model-providers/${providerUuid}/`, { token });
@@ -151,7 +151,7 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
       token,
       json: { name: 'llama3', model_type: 'text' },
     });
-    const model = await resolveTextModel(t.database, userId, {
+    const model = await resolveTextModel(t.app, userId, {
       uuid: added.body.uuid,
       name: 'llama3',
       provider: 'ollama',
@@ -168,12 +168,12 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
     const uuid = await findModel('fake-chat');
     const ref = { uuid, name: 'fake-chat', provider: 'openai_compatible', model_type: 'text' as const };
     const other = await t.signUp();
-    await expect(resolveTextModel(t.database, other.user.id, ref)).rejects.toThrow(/no longer exists/);
+    await expect(resolveTextModel(t.app, other.user.id, ref)).rejects.toThrow(/no longer exists/);
     await expect(
-      resolveTextModel(t.database, userId, { ...ref, uuid: '00000000-0000-4000-8000-000000000000' }),
+      resolveTextModel(t.app, userId, { ...ref, uuid: '00000000-0000-4000-8000-000000000000' }),
     ).rejects.toBeInstanceOf(ModelProviderError);
     await expect(
-      resolveTextModel(t.database, userId, { ...ref, uuid: 'builtin-extractive', provider: 'builtin' }),
+      resolveTextModel(t.app, userId, { ...ref, uuid: 'builtin-extractive', provider: 'builtin' }),
     ).rejects.toThrow(/built in/);
   });
 
@@ -206,7 +206,7 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
         token,
         json: { name: 'fake-chat', model_type: 'text' },
       });
-      const model = await resolveTextModel(t.database, userId, {
+      const model = await resolveTextModel(t.app, userId, {
         uuid: added.body.uuid,
         name: 'fake-chat',
         provider: kind,

@@ -1,5 +1,5 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database } from '@cairn/db/client';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
 import { languageModelFor, loadAiSdk } from './provider-sdk.ts';
@@ -26,7 +26,7 @@ export const DEFAULT_MAX_RETRIES = 1;
  * at most `firstTokenTimeoutMs` before the first token, `idleTimeoutMs` between tokens.
  */
 export async function resolveTextModel(
-  database: Database,
+  ctx: ModelCtx,
   ownerId: number,
   ref: TLlmModel,
   options: ResolveTextModelOptions = {},
@@ -37,7 +37,7 @@ export async function resolveTextModel(
   if (ref.provider === 'builtin') {
     throw new ModelProviderError('not_configured', `"${ref.name}" is built in, not a provider model.`);
   }
-  const { provider, model } = await loadProviderModel(database, ref.uuid, 'text', ownerId);
+  const { provider, model } = await loadProviderModel(ctx, ref.uuid, 'text', ownerId);
   const [languageModel, { streamText }] = await Promise.all([
     languageModelFor(provider, model.name),
     loadAiSdk(),

@@ -1,6 +1,6 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database } from '@cairn/db/client';
 import { AppError } from '../lib/app-error.ts';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { isBuiltinEmbedding } from '../models/builtin-embedder.ts';
 import { resolveProviderEmbedder } from '../models/resolve-embedder.ts';
 import type { Embedder } from '../models/types.ts';
@@ -17,10 +17,10 @@ export function selectedEmbeddingModel(llmModels: TLlmModel[]): TLlmModel | unde
  * The application's embedding model as an `Embedder`, or null when retrieval is lexical only:
  * the built-in default (which has no vectors) or no embedding model at all.
  */
-export async function resolveEmbedder(database: Database, llmModels: TLlmModel[]): Promise<Embedder | null> {
+export async function resolveEmbedder(ctx: ModelCtx, llmModels: TLlmModel[]): Promise<Embedder | null> {
   const ref = selectedEmbeddingModel(llmModels);
   if (!ref || isBuiltinEmbedding(ref)) return null;
-  return resolveProviderEmbedder(database, ref);
+  return resolveProviderEmbedder(ctx, ref);
 }
 
 /**

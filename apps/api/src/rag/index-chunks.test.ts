@@ -2,12 +2,15 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { deleteItemChunks, indexItem, indexReadyItems, prepareChunks } from './index-chunks.ts';
-import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
+import { insertApplication, insertItem, modelCtxOf, textDocument } from './test-fixtures.ts';
 
 let database: Database;
+let ctx: ModelCtx;
 beforeAll(async () => {
   database = await openTestDatabase();
+  ctx = modelCtxOf(database);
 });
 afterAll(async () => {
   await database?.close();
@@ -35,7 +38,7 @@ describe('indexItem', () => {
   it('writes chunks with stemmed postings and detects the language', async () => {
     const { applicationId } = await insertApplication(database);
     const itemId = await insertItem(database, applicationId, 'Glaciers');
-    const result = await indexItem(database, {
+    const result = await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument('Glaciers', ENGLISH),
@@ -60,13 +63,13 @@ describe('indexItem', () => {
   it('replaces the earlier chunks of the item when indexed again, and deletes them', async () => {
     const { applicationId } = await insertApplication(database);
     const itemId = await insertItem(database, applicationId, 'Notes');
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument('Notes', 'First version about volcanoes.'),
       llmModels: DEFAULT_LLM_MODELS,
     });
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument('Notes', 'Second version about tectonic plates.'),
@@ -92,7 +95,7 @@ describe('indexItem', () => {
     const b = await insertApplication(database);
     const itemId = await insertItem(database, a.applicationId, 'Mine');
     await expect(
-      indexItem(database, {
+      indexItem(ctx, {
         applicationId: b.applicationId,
         itemId,
         document: textDocument('Mine', ENGLISH),
@@ -106,7 +109,7 @@ describe('indexItem', () => {
     const { applicationId } = await insertApplication(database);
     const itemId = await insertItem(database, applicationId, 'Progress');
     const seen: number[] = [];
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument('Progress', ENGLISH),
@@ -141,14 +144,14 @@ describe('indexItem', () => {
       (_, i) => `Paragraph ${i} talks about rivers and their deltas.`,
     ).join('\n\n');
     for (const itemId of [first, second]) {
-      await indexItem(database, {
+      await indexItem(ctx, {
         applicationId,
         itemId,
         document: textDocument('X', long),
         llmModels: DEFAULT_LLM_MODELS,
       });
     }
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId: first,
       document: textDocument('X', ENGLISH),

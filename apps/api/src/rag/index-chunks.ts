@@ -1,6 +1,7 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
 import { AppError } from '../lib/app-error.ts';
+import type { ModelCtx } from '../lib/ctx.ts';
 import type { Embedder } from '../models/types.ts';
 import { chunkDocument, documentText } from './chunk.ts';
 import { embedInBatches, resolveEmbedder } from './embed.ts';
@@ -22,10 +23,10 @@ export interface IndexItemInput {
  * so a crash leaves the item either fully indexed the old way or the new way, never half.
  */
 export async function indexItem(
-  database: Database,
+  ctx: ModelCtx,
   input: IndexItemInput,
 ): Promise<{ chunkCount: number; language?: string }> {
-  return indexItemWith(database, input, await resolveEmbedder(database, input.llmModels));
+  return indexItemWith(ctx.database, input, await resolveEmbedder(ctx, input.llmModels));
 }
 
 /** An item's chunks, ready to be written: language, text-search configuration and vectors decided. */

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { TLlmModel } from '@cairn/contracts/applications';
-import type { Database, Db } from '@cairn/db/client';
+import type { Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
 import { and, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
+import type { ModelCtx } from '../lib/ctx.ts';
 import { addCrawledPages, sameSiteLinks } from './crawl-links.ts';
 import { resolveEmbedder } from './embed.ts';
 import { FetchError, type FetchedPage, fetchUrl } from './fetch-url.ts';
@@ -34,8 +35,8 @@ export const STALL_AFTER_SECONDS = 45;
 type ItemRow = typeof knowledgeItems.$inferSelect;
 export type ItemOwner = { ownerId: number; applicationUuid: string };
 
-export interface IngestDeps {
-  database: Database;
+/** The app's collaborators a worker needs (`ModelCtx`: the database, the secret box, the provider policy) and the pipeline's own parts. */
+export interface IngestDeps extends ModelCtx {
   files: FileStore;
   fetch: { allowLoopback: boolean; userAgent: string; maxBytes: number };
   /** Parses a file within the limits of one file, in a worker process (ParseWorkers). */
@@ -180,7 +181,7 @@ async function ingestClaimedItem(deps: IngestDeps, claimed: ItemRow, lease: stri
       return;
 
     await deps.waitForRequests();
-    const result = await indexItem(deps.database, {
+    const result = await indexItem(deps, {
       applicationId: claimed.applicationId,
       itemId,
       document: parsed.document,
@@ -311,7 +312,7 @@ async function ingestClaimed(
     });
   let embedder: Awaited<ReturnType<typeof resolveEmbedder>>;
   try {
-    embedder = await resolveEmbedder(deps.database, batch.llmModels);
+    embedder = await resolveEmbedder(deps, batch.llmModels);
   } catch (error) {
     for (const row of batch.rows) await fail(row, error);
     return;

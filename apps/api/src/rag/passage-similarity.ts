@@ -1,5 +1,6 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
+import type { ModelCtx } from '../lib/ctx.ts';
 import type { Embedder } from '../models/types.ts';
 import { resolveEmbedder } from './embed.ts';
 
@@ -8,15 +9,15 @@ import { resolveEmbedder } from './embed.ts';
  * from the stored vectors; undefined when the application has no vectors (the built-in model).
  */
 export async function passageSimilarity(
-  database: Database,
+  ctx: ModelCtx,
   application: { id: number; llmModels: TLlmModel[] },
   question: string,
   chunkIds: number[],
 ): Promise<Map<number, number> | undefined> {
   if (!chunkIds.length) return undefined;
-  const embedder = await resolveEmbedder(database, application.llmModels);
+  const embedder = await resolveEmbedder(ctx, application.llmModels);
   if (!embedder) return undefined;
-  return similarityBy(database, application.id, embedder, question, chunkIds);
+  return similarityBy(ctx.database, application.id, embedder, question, chunkIds);
 }
 
 /** `passageSimilarity` with the embedding model already resolved. */

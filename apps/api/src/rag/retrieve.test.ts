@@ -2,16 +2,19 @@ import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
 import { openTestDatabase } from '@cairn/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ModelCtx } from '../lib/ctx.ts';
 import type { Embedder } from '../models/types.ts';
 import { indexItem, indexItemWith } from './index-chunks.ts';
 import { lexicalIndexBuildsSettled } from './lexical-index.ts';
 import { fuseByReciprocalRank, lexicalSearch, retrieve, retrieveWith } from './retrieve.ts';
-import { insertApplication, insertItem, textDocument } from './test-fixtures.ts';
+import { insertApplication, insertItem, modelCtxOf, textDocument } from './test-fixtures.ts';
 import type { ParsedDocument } from './types.ts';
 
 let database: Database;
+let ctx: ModelCtx;
 beforeAll(async () => {
   database = await openTestDatabase();
+  ctx = modelCtxOf(database);
 });
 afterAll(async () => {
   // Searches start building in-process copies of the postings in the background.
@@ -36,7 +39,7 @@ async function indexCorpus(applicationId: number, corpus: Record<string, string>
   for (const [title, text] of Object.entries(corpus)) {
     const itemId = await insertItem(database, applicationId, title);
     ids[title] = itemId;
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument(title, text, language),
@@ -52,14 +55,14 @@ describe('retrieve (built-in: BM25)', () => {
   it('ranks the passage that answers first and returns citation fields', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, CORPUS);
-    const results = await retrieve(database, app(applicationId), 'Why are the glaciers melting?', 3);
+    const results = await retrieve(ctx, app(applicationId), 'Why are the glaciers melting?', 3);
     expect(results[0]?.item_title).toBe('Glaciers');
     expect(results[0]).toMatchObject({ content: CORPUS.Glaciers, page: null, heading: null });
     expect(results[0]?.item_uuid).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await retrieve(database, app(applicationId), 'yeast dough', 1)).map((r) => r.item_title)).toEqual(
-      ['Bread'],
-    );
-    expect((await retrieve(database, app(applicationId), 'what does a queen bee do', 1))[0]?.item_title).toBe(
+    expect((await retrieve(ctx, app(applicationId), 'yeast dough', 1)).map((r) => r.item_title)).toEqual([
+      'Bread',
+    ]);
+    expect((await retrieve(ctx, app(applicationId), 'what does a queen bee do', 1))[0]?.item_title).toBe(
       'Bees',
     );
   });
@@ -68,7 +71,7 @@ describe('retrieve (built-in: BM25)', () => {
     const { applicationId } = await insertApplication(database);
     // "sea" is in two items, "ash" in one: a query with both prefers the ash passage.
     await indexCorpus(applicationId, CORPUS);
-    const results = await retrieve(database, app(applicationId), 'sea ash', 5);
+    const results = await retrieve(ctx, app(applicationId), 'sea ash', 5);
     expect(results[0]?.item_title).toBe('Volcanoes');
     expect(results.map((r) => r.item_title).sort()).toEqual(['Glaciers', 'Tides', 'Volcanoes']);
   });
@@ -86,7 +89,7 @@ describe('retrieve (built-in: BM25)', () => {
     expect(compound).toEqual(await lexicalSearch(database, applicationId, 'e mail office', 10));
     expect(compound[0]!.score).toBeGreaterThan(compound[1]!.score);
     // "IL-6" is read as "il" and the signed number "-6", which stays: the shorter "IL 6" loses.
-    const signed = await retrieve(database, app(applicationId), 'IL-6', 2);
+    const signed = await retrieve(ctx, app(applicationId), 'IL-6', 2);
     expect(signed.map((r) => r.item_title)).toEqual(['Cytokines', 'Counts']);
   });
 
@@ -107,14 +110,14 @@ describe('retrieve (built-in: BM25)', () => {
   it('finds nothing when no word of the query is in the knowledge', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, CORPUS);
-    expect(await retrieve(database, app(applicationId), 'quantum chromodynamics', 5)).toEqual([]);
-    expect(await retrieve(database, app(applicationId), '   ', 5)).toEqual([]);
+    expect(await retrieve(ctx, app(applicationId), 'quantum chromodynamics', 5)).toEqual([]);
+    expect(await retrieve(ctx, app(applicationId), '   ', 5)).toEqual([]);
   });
 
   it('returns at most topK passages, scores descending', async () => {
     const { applicationId } = await insertApplication(database);
     await indexCorpus(applicationId, CORPUS);
-    const results = await retrieve(database, app(applicationId), 'the sea and the ash and the bees', 2);
+    const results = await retrieve(ctx, app(applicationId), 'the sea and the ash and the bees', 2);
     expect(results).toHaveLength(2);
     expect(results[0]!.score).toBeGreaterThanOrEqual(results[1]!.score);
   });
@@ -126,7 +129,7 @@ describe('retrieve (built-in: BM25)', () => {
       Secret: 'The launch code of the glacier observatory is hidden.',
     });
     await indexCorpus(mine.applicationId, { Glaciers: CORPUS.Glaciers! });
-    const results = await retrieve(database, app(mine.applicationId), 'glacier launch code', 10);
+    const results = await retrieve(ctx, app(mine.applicationId), 'glacier launch code', 10);
     expect(results.map((r) => r.item_title)).toEqual(['Glaciers']);
     // Document frequencies are per application: the other application's rows do not count.
     const [only] = await lexicalSearch(database, mine.applicationId, 'glacier', 5);
@@ -139,7 +142,7 @@ describe('retrieve (built-in: BM25)', () => {
     const { applicationId } = await insertApplication(database);
     const ids = await indexCorpus(applicationId, CORPUS);
     await database.query('DELETE FROM knowledge_items WHERE id = $1', [ids.Bread]);
-    expect(await retrieve(database, app(applicationId), 'yeast dough flour', 5)).toEqual([]);
+    expect(await retrieve(ctx, app(applicationId), 'yeast dough flour', 5)).toEqual([]);
   });
 });
 
@@ -153,7 +156,7 @@ describe('language handling', () => {
     );
     // An unknown language is indexed with `simple`, which keeps "is" and "the" as words.
     await indexCorpus(applicationId, { Filler: 'is the is the of the is the and the is' }, 'xx');
-    const results = await retrieve(database, app(applicationId), 'Is the glacier melting?', 5);
+    const results = await retrieve(ctx, app(applicationId), 'Is the glacier melting?', 5);
     expect(results.map((r) => r.item_title)).toEqual(['Glaciers']);
   });
 
@@ -169,7 +172,7 @@ describe('language handling', () => {
       'en',
     );
     await indexCorpus(applicationId, { C: 'Protein protein protein protein.' }, 'xx');
-    const results = await retrieve(database, app(applicationId), 'protein kinase', 3);
+    const results = await retrieve(ctx, app(applicationId), 'protein kinase', 3);
     expect(results[0]?.item_title).toBe('A');
   });
 
@@ -196,13 +199,13 @@ describe('language handling', () => {
       ['Pferde', 'de'],
     ]);
     // Singular query words find plural text (and back) through each language's stemmer.
-    expect((await retrieve(database, app(applicationId), 'Pferd', 3)).map((r) => r.item_title)).toEqual([
+    expect((await retrieve(ctx, app(applicationId), 'Pferd', 3)).map((r) => r.item_title)).toEqual([
       'Pferde',
     ]);
-    expect((await retrieve(database, app(applicationId), 'cheval', 3)).map((r) => r.item_title)).toEqual([
+    expect((await retrieve(ctx, app(applicationId), 'cheval', 3)).map((r) => r.item_title)).toEqual([
       'Chevaux',
     ]);
-    expect((await retrieve(database, app(applicationId), 'horse', 3)).map((r) => r.item_title)).toEqual([
+    expect((await retrieve(ctx, app(applicationId), 'horse', 3)).map((r) => r.item_title)).toEqual([
       'Horses',
     ]);
   });
@@ -210,7 +213,7 @@ describe('language handling', () => {
   it('uses the simple configuration when the language is unknown', async () => {
     const { applicationId } = await insertApplication(database);
     const itemId = await insertItem(database, applicationId, 'Codes');
-    const result = await indexItem(database, {
+    const result = await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument('Codes', 'XK-42 ZQ-17'),
@@ -224,9 +227,7 @@ describe('language handling', () => {
       )
     ).rows;
     expect(row?.ts_config).toBe(0);
-    expect((await retrieve(database, app(applicationId), 'zq-17', 3)).map((r) => r.item_title)).toEqual([
-      'Codes',
-    ]);
+    expect((await retrieve(ctx, app(applicationId), 'zq-17', 3)).map((r) => r.item_title)).toEqual(['Codes']);
   });
 });
 

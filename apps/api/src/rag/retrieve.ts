@@ -1,5 +1,6 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
+import type { ModelCtx } from '../lib/ctx.ts';
 import type { Embedder } from '../models/types.ts';
 import { resolveEmbedder } from './embed.ts';
 import { cachedLexicalIndex, dropLexicalIndex, requestLexicalIndexBuild } from './lexical-index.ts';
@@ -190,16 +191,16 @@ export async function lexicalSearchSql(
  * score is the fused reciprocal-rank score: it orders results, it is not a probability.
  */
 export async function retrieve(
-  database: Database,
+  ctx: ModelCtx,
   application: { id: number; llmModels: TLlmModel[] },
   query: string,
   topK: number,
 ): Promise<Passage[]> {
   if (query.trim() === '' || topK <= 0) return [];
   return retrieveWith(
-    database,
+    ctx.database,
     application.id,
-    await resolveEmbedder(database, application.llmModels),
+    await resolveEmbedder(ctx, application.llmModels),
     query,
     topK,
   );

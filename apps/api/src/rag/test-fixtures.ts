@@ -1,9 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
+import type { ModelCtx } from '../lib/ctx.ts';
+import { createSecretBox } from '../lib/secret-box.ts';
 import { chunkDocument } from './chunk.ts';
 import { indexItem } from './index-chunks.ts';
 import type { ParsedDocument } from './types.ts';
+
+/**
+ * What resolving models needs, for a test or bench that opens a database without the app: a box
+ * under a fresh key and a local install's provider policy, as `startTestApp` configures them.
+ */
+export function modelCtxOf(database: Database): ModelCtx {
+  return {
+    database,
+    secrets: createSecretBox(randomBytes(32).toString('base64url')),
+    config: { providerAddresses: { localInstance: true, allowed: [] } },
+  };
+}
 
 /** Test data for the retrieval tests: rows written directly, as the ingestion job would leave them. */
 export async function insertApplication(
@@ -47,9 +61,10 @@ export async function indexItems(
   items: readonly (readonly [string, string, string | undefined])[],
 ): Promise<number[]> {
   const ids: number[] = [];
+  const ctx = modelCtxOf(database);
   for (const [title, text, language] of items) {
     const itemId = await insertItem(database, applicationId, title);
-    await indexItem(database, {
+    await indexItem(ctx, {
       applicationId,
       itemId,
       document: textDocument(title, text, language),

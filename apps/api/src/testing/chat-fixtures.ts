@@ -16,7 +16,7 @@ export async function applicationWith(
   const items: string[] = [];
   for (const doc of docs) {
     const itemId = await insertItem(t.database, rows[0]!.id, doc.title);
-    await indexItem(t.database, {
+    await indexItem(t.app, {
       applicationId: rows[0]!.id,
       itemId,
       document: textDocument(doc.title, doc.text),

@@ -4,6 +4,7 @@ import { authTokens } from '@cairn/db/schema';
 import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { describeDevice } from './device.ts';
 
@@ -24,7 +25,7 @@ const expiredSql = (lifetime: SessionLifetime) =>
 
 /** Starts a session; returns its token (only the hash is stored). Ended sessions of the user go. */
 export async function startSession(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   userId: number,
   client: SessionClient,
   lifetime: SessionLifetime,
@@ -42,7 +43,7 @@ export async function startSession(
 
 /** The user's live sessions, most recently used first; `currentHash` marks the caller's own. */
 export async function listSessions(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   userId: number,
   currentHash: string,
   lifetime: SessionLifetime,
@@ -68,7 +69,7 @@ export async function listSessions(
 
 /** Signs one session of the user out (someone else's is a 404); says whether it was the caller's. */
 export async function endSession(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   userId: number,
   sessionId: number,
   currentHash: string,

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '@cairn/db/client';
 import { emailTokens, users } from '@cairn/db/schema';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import {
   emailChangedMail,
@@ -22,7 +21,7 @@ import { linkTokenOf, queueAccountMail } from './send-account-mail.ts';
  * page cannot be used to find out who has one.
  */
 export async function requestEmailChange(
-  app: FastifyInstance,
+  app: Ctx,
   user: AuthUser,
   input: { email: string; password: string },
 ): Promise<{ detail: string; pending_email: string }> {
@@ -59,7 +58,7 @@ export async function requestEmailChange(
 }
 
 /** The address the user asked to move to and has not confirmed yet, if any. */
-export async function pendingEmailOf(db: Db, userId: number): Promise<string | null> {
+export async function pendingEmailOf({ db }: Pick<Ctx, 'db'>, userId: number): Promise<string | null> {
   const [row] = await db
     .select({ newEmail: emailTokens.newEmail })
     .from(emailTokens)
@@ -77,7 +76,7 @@ export async function pendingEmailOf(db: Db, userId: number): Promise<string | n
 }
 
 /** Whether an e-mailed token is one of an e-mail change (the verify-email link serves both). */
-export async function isEmailChangeToken(db: Db, token: string): Promise<boolean> {
+export async function isEmailChangeToken({ db }: Pick<Ctx, 'db'>, token: string): Promise<boolean> {
   if (!token.trim()) return false;
   const [row] = await db
     .select({ purpose: emailTokens.purpose })
@@ -90,7 +89,7 @@ export async function isEmailChangeToken(db: Db, token: string): Promise<boolean
  * Moves the account to the confirmed address (the username too, when it was the old address). The
  * old address is told. An address taken meanwhile by another account is refused.
  */
-export async function confirmEmailChange(app: FastifyInstance, token: string): Promise<void> {
+export async function confirmEmailChange(app: Ctx, token: string): Promise<void> {
   await app.db.transaction(async (tx) => {
     const userId = await consumeEmailToken(tx, token, 'change_email');
     const [link] = await tx

@@ -1,6 +1,6 @@
 import { users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { passwordChangedHereMail } from '../../mail/account-templates.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { endOtherSessions } from './account-sessions.ts';
@@ -14,7 +14,7 @@ import { queueAccountMail } from './send-account-mail.ts';
  * ends, and so does every outstanding password reset or e-mail change link.
  */
 export async function changePassword(
-  app: FastifyInstance,
+  app: Ctx,
   user: AuthUser,
   currentTokenHash: string,
   input: { current_password: string; new_password: string },

@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { enforceLimits } from '../../lib/rate-limit.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { verifyPassword } from './passwords.ts';
@@ -14,7 +14,7 @@ export const WRONG_PASSWORD = 'That is not your current password';
  * deletion). A wrong one is a 400 on `field`; guesses are limited per account.
  */
 export async function confirmPassword(
-  app: FastifyInstance,
+  app: Ctx,
   user: AuthUser,
   password: string,
   field: string,

@@ -1,6 +1,6 @@
 import { applications, integrations, knowledgeItems, users } from '@cairn/db/schema';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { accountDeletedMail } from '../../mail/account-templates.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { confirmPassword } from './confirm-password.ts';
@@ -13,7 +13,7 @@ import { queueAccountMail } from './send-account-mail.ts';
  * user's row. Afterwards the knowledge and integrations modules remove the stored originals no
  * other item shares and unset Telegram webhooks; the address can register again at once.
  */
-export async function deleteAccount(app: FastifyInstance, user: AuthUser, password: string): Promise<void> {
+export async function deleteAccount(app: Ctx, user: AuthUser, password: string): Promise<void> {
   await confirmPassword(app, user, password, 'password');
   const owned = app.db
     .select({ id: applications.id })

@@ -29,8 +29,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/me/sessions/',
     { schema: { tags, security, response: { 200: ZSessionList, ...errors } } },
-    async (request) =>
-      listSessions(app.db, request.user.id, request.authTokenHash, app.config.sessionLifetime),
+    async (request) => listSessions(app, request.user.id, request.authTokenHash, app.config.sessionLifetime),
   );
 
   app.delete(
@@ -58,7 +57,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const wasCurrent = await endSession(
-        app.db,
+        app,
         request.user.id,
         request.params.sessionId,
         request.authTokenHash,
@@ -97,7 +96,7 @@ export default async function meRoutes(fastify: FastifyInstance) {
     },
     async (request) => ({
       email: request.user.email,
-      pending_email: await pendingEmailOf(app.db, request.user.id),
+      pending_email: await pendingEmailOf(app, request.user.id),
     }),
   );
 

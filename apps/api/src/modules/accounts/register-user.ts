@@ -1,6 +1,6 @@
 import { MESSAGES, type TRegisterRequest, type TRegisterResponse } from '@cairn/contracts/accounts';
 import { users } from '@cairn/db/schema';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
 import { queueAccountMail } from './send-account-mail.ts';
 
@@ -10,10 +10,7 @@ import { queueAccountMail } from './send-account-mail.ts';
  * do nothing, one queued e-mail): a verification link for a new account, or a note with a reset link
  * to the owner of an existing one, made when the e-mail is sent.
  */
-export async function registerUser(
-  app: FastifyInstance,
-  input: TRegisterRequest,
-): Promise<TRegisterResponse> {
+export async function registerUser(app: Ctx, input: TRegisterRequest): Promise<TRegisterResponse> {
   assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
   const username = input.username || input.email;

@@ -1,6 +1,6 @@
 import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { passwordChangedMail } from '../../mail/templates.ts';
 import { consumeEmailToken, voidEmailTokens } from './email-tokens.ts';
 import { assertPasswordNotCommon, hashPassword } from './passwords.ts';
@@ -10,7 +10,7 @@ import { queueAccountMail } from './send-account-mail.ts';
  * Always succeeds from the caller's view, in the same time: the e-mail is queued whatever the
  * address, and an existing account receives a link when it is sent.
  */
-export async function forgotPassword(app: FastifyInstance, email: string): Promise<void> {
+export async function forgotPassword(app: Ctx, email: string): Promise<void> {
   await queueAccountMail(app, { kind: 'reset_password', email });
 }
 
@@ -18,10 +18,7 @@ export async function forgotPassword(app: FastifyInstance, email: string): Promi
  * Sets the new password, signs out every session of the user and ends their other reset links. The e-mailed link proves the
  * address, so an account that was never verified is verified by it.
  */
-export async function resetPassword(
-  app: FastifyInstance,
-  input: { token: string; password: string },
-): Promise<void> {
+export async function resetPassword(app: Ctx, input: { token: string; password: string }): Promise<void> {
   assertPasswordNotCommon(input.password);
   const passwordHash = await hashPassword(input.password);
   await app.db.transaction(async (tx) => {

@@ -2,8 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { Db } from '@cairn/db/client';
 import { users } from '@cairn/db/schema';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import type { Job } from 'pg-boss';
+import type { Ctx } from '../../lib/ctx.ts';
 import { confirmNewEmailMail } from '../../mail/account-templates.ts';
 import {
   accountExistsMail,
@@ -43,7 +42,7 @@ export const linkTokenOf = (secretKey: string, nonce: string) =>
     .subarray(0, 16)
     .toString('base64url');
 
-export const linkTo = (app: FastifyInstance, pathname: string, token: string) =>
+export const linkTo = (app: Ctx, pathname: string, token: string) =>
   `${app.config.publicUrl}${pathname}?token=${encodeURIComponent(token)}`;
 
 /**
@@ -51,7 +50,7 @@ export const linkTo = (app: FastifyInstance, pathname: string, token: string) =>
  * tells of is committed. Returns the nonce (for a token the caller stores itself).
  */
 export async function queueAccountMail(
-  app: FastifyInstance,
+  app: Ctx,
   mail: AccountMail,
   options: { tx?: Db; nonce?: string } = {},
 ): Promise<string> {
@@ -66,7 +65,7 @@ export async function queueAccountMail(
 }
 
 /** What the job sends, made now: null when there is nothing to send (no such account any more). */
-async function render(app: FastifyInstance, job: AccountMailJob): Promise<RenderedMail | null> {
+async function render(app: Ctx, job: AccountMailJob): Promise<RenderedMail | null> {
   const token = linkTokenOf(app.config.secretKey, job.nonce);
   const accountOf = async (unverifiedOnly: boolean) => {
     const [user] = await app.db
@@ -98,7 +97,7 @@ async function render(app: FastifyInstance, job: AccountMailJob): Promise<Render
 }
 
 /** Sends one queued account e-mail; run again (after a crash), it sends the very same message. */
-export async function sendAccountMailJob(app: FastifyInstance, job: AccountMailJob): Promise<void> {
+export async function sendAccountMailJob(app: Ctx, job: AccountMailJob): Promise<void> {
   const mail = await render(app, job);
   if (!mail) return;
   const host = new URL(app.config.publicUrl).hostname;
@@ -106,7 +105,7 @@ export async function sendAccountMailJob(app: FastifyInstance, job: AccountMailJ
 }
 
 /** The account-mail worker: a failed send fails its job, which pg-boss retries with backoff. */
-export async function defineAccountMail(app: FastifyInstance): Promise<void> {
+export async function defineAccountMail(app: Ctx): Promise<void> {
   await app.jobs.define<AccountMailJob>(ACCOUNT_MAIL_QUEUE, {
     work: {
       batchSize: 1,

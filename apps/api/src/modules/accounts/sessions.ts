@@ -1,14 +1,14 @@
 import { MESSAGES, type TLoginRequest, type TLoginResponse } from '@cairn/contracts/accounts';
 import { authTokens, users } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type SessionClient, startSession } from './account-sessions.ts';
 import { verifyPassword } from './passwords.ts';
 import { serializeUser } from './serialize-user.ts';
 
 export async function loginUser(
-  app: FastifyInstance,
+  app: Ctx,
   input: TLoginRequest,
   client: SessionClient,
 ): Promise<TLoginResponse> {
@@ -16,10 +16,10 @@ export async function loginUser(
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new AppError('invalid_credentials', MESSAGES.invalidCredentials);
   if (!user.emailVerifiedAt) throw new AppError('email_not_verified', MESSAGES.emailNotVerified);
-  const token = await startSession(app.db, user.id, client, app.config.sessionLifetime);
+  const token = await startSession(app, user.id, client, app.config.sessionLifetime);
   return { token, user: serializeUser(user) };
 }
 
-export async function logoutUser(app: FastifyInstance, tokenHash: string): Promise<void> {
+export async function logoutUser(app: Ctx, tokenHash: string): Promise<void> {
   await app.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
 }

@@ -1,7 +1,7 @@
 import type { TLoginRequest, TLoginResponse } from '@cairn/contracts/accounts';
 import type { Database } from '@cairn/db/client';
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { tryAgainIn } from '../../lib/rate-limit.ts';
 import type { SessionClient } from './account-sessions.ts';
 import { loginUser } from './sessions.ts';
@@ -30,7 +30,7 @@ export const delayAfter = (failures: number) =>
 
 /** Signs in through `loginUser`, refusing while this (account, address) must wait. */
 export async function signInThrottled(
-  app: FastifyInstance,
+  app: Ctx,
   input: TLoginRequest,
   address: string,
   client: SessionClient,

@@ -1,10 +1,10 @@
 import { users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeUser } from './serialize-user.ts';
 
 export async function updateMe(
-  app: FastifyInstance,
+  app: Ctx,
   userId: number,
   input: {
     first_name?: string | undefined;

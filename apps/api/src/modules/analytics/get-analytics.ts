@@ -8,6 +8,7 @@ import {
 } from '@cairn/contracts/analytics';
 import type { Db } from '@cairn/db/client';
 import { type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { rowsOf } from '../../rag/sql-rows.ts';
 import { mostSimilar } from '../attention/question-similarity.ts';
 import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
@@ -40,7 +41,7 @@ async function query<T>(db: Db, statement: SQL): Promise<T[]> {
  * read from the rollups only, a handful of indexed range scans whatever the number of messages.
  */
 export async function getAnalytics(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   application: { id: number; ownerId: number },
   params: TAnalyticsQuery,
 ): Promise<TAnalytics> {

@@ -14,7 +14,7 @@ import {
   analyticsVisitors,
 } from '@cairn/db/schema';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { questionTokens } from '../attention/question-similarity.ts';
 import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
 import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
@@ -40,7 +40,7 @@ interface Where {
 const QUESTION_CHARS = 2000;
 
 /** Subscribes the counters to the product's events; each one logs its failure and goes on. */
-export function subscribeAnalytics(app: FastifyInstance) {
+export function subscribeAnalytics(app: Ctx) {
   app.events.on('conversation.created', (where) => countConversation(app, where));
   app.events.on('message.created', (where) => countMessage(app, where, where.message));
   app.events.on('message.rated', (where) => countRating(app, where, where.message, where.previous));
@@ -48,7 +48,7 @@ export function subscribeAnalytics(app: FastifyInstance) {
   app.events.on('handoff.answered', (where) => countHumanReply(app, where, where.reply, where.waitingSince));
 }
 
-async function recording(app: FastifyInstance, what: string, write: () => Promise<void>): Promise<void> {
+async function recording(app: Ctx, what: string, write: () => Promise<void>): Promise<void> {
   try {
     await write();
   } catch (err) {
@@ -56,7 +56,7 @@ async function recording(app: FastifyInstance, what: string, write: () => Promis
   }
 }
 
-async function dayOf(app: FastifyInstance, ownerId: number, at: Date): Promise<string> {
+async function dayOf(app: Ctx, ownerId: number, at: Date): Promise<string> {
   return localDate(at, await ownerTimeZone(app.db, ownerId));
 }
 
@@ -73,7 +73,7 @@ function bump(db: Db, applicationId: number, day: string, counter: Counter, by =
 }
 
 /** `conversation.created`: counted on the day it started, the date the log's from/to filter. */
-export function countConversation(app: FastifyInstance, { application, chatroom }: Where) {
+export function countConversation(app: Ctx, { application, chatroom }: Where) {
   return recording(app, 'conversation', async () => {
     const day = await dayOf(app, application.ownerId, chatroom.createdAt);
     await bump(app.db, chatroom.applicationId, day, 'conversations');
@@ -86,7 +86,7 @@ export function countConversation(app: FastifyInstance, { application, chatroom 
  * answer counts as an answer given: its first token, its tokens (spent again), whether it was
  * covered and what it cited.
  */
-function countMessage(app: FastifyInstance, { application, chatroom }: Where, row: MessageRow) {
+function countMessage(app: Ctx, { application, chatroom }: Where, row: MessageRow) {
   return recording(app, 'message', async () => {
     const applicationId = chatroom.applicationId;
     const day = await dayOf(app, application.ownerId, row.createdAt);
@@ -148,7 +148,7 @@ async function countAnswer(db: Db, applicationId: number, day: string, row: Mess
  * day of the answer (the day the log lists it under).
  */
 function countRating(
-  app: FastifyInstance,
+  app: Ctx,
   { application, chatroom }: Where,
   answer: MessageRow,
   previous: TFeedback | null,
@@ -165,7 +165,7 @@ function countRating(
 }
 
 /** `handoff.requested`: counted on the day the visitor asked. */
-function countHandoffRequested(app: FastifyInstance, { application, chatroom }: Where) {
+function countHandoffRequested(app: Ctx, { application, chatroom }: Where) {
   return recording(app, 'handoff requested', async () => {
     const day = await dayOf(app, application.ownerId, chatroom.waitingSince ?? new Date());
     await bump(app.db, chatroom.applicationId, day, 'handoffsRequested');
@@ -176,12 +176,7 @@ function countHandoffRequested(app: FastifyInstance, { application, chatroom }: 
  * The owner's first reply to a visitor who waited for a person (`waitingSince` as it was before the
  * reply): a handoff answered, and how long the visitor waited, on the day of the reply.
  */
-function countHumanReply(
-  app: FastifyInstance,
-  { application, chatroom }: Where,
-  reply: MessageRow,
-  waitingSince: Date,
-) {
+function countHumanReply(app: Ctx, { application, chatroom }: Where, reply: MessageRow, waitingSince: Date) {
   return recording(app, 'human reply', async () => {
     const day = await dayOf(app, application.ownerId, reply.createdAt);
     const waitMs = Math.max(0, reply.createdAt.getTime() - waitingSince.getTime());

@@ -34,7 +34,7 @@ export default async function analyticsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return getAnalytics(app.db, application, request.query);
+      return getAnalytics(app, application, request.query);
     },
   );
 }

@@ -1,9 +1,9 @@
 import { API_KEYS_MAX, type TCreatedApiKey, type ZCreateApiKeyRequest } from '@cairn/contracts/api-keys';
-import type { Db } from '@cairn/db/client';
 import { apiKeys } from '@cairn/db/schema';
 import { count, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { keyLastFour, keyPrefix, newApiKey } from './key-format.ts';
@@ -11,7 +11,7 @@ import { serializeApiKey } from './serialize-api-key.ts';
 
 /** Creates a key for the owner's application; the answer is the only place the key itself appears. */
 export async function createApiKey(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   appUuid: string,
   input: z.output<typeof ZCreateApiKeyRequest>,

@@ -1,11 +1,16 @@
-import type { Db } from '@cairn/db/client';
 import { apiKeys } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
 
 /** Deletes the key; every process looks keys up per request, so it stops working at once. */
-export async function deleteApiKey(db: Db, ownerId: number, appUuid: string, keyUuid: string): Promise<void> {
+export async function deleteApiKey(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  appUuid: string,
+  keyUuid: string,
+): Promise<void> {
   const application = await findApplication(db, ownerId, appUuid);
   const deleted = await db
     .delete(apiKeys)

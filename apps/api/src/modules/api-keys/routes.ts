@@ -20,7 +20,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
   app.get(
     `${prefix}/`,
     { schema: { ...base, params: ZAppParams, response: { 200: ZApiKeyList, ...errors } } },
-    (request) => listApiKeys(app.db, request.user.id, request.params.appId),
+    (request) => listApiKeys(app, request.user.id, request.params.appId),
   );
 
   app.post(
@@ -38,7 +38,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.status(201);
-      return createApiKey(app.db, request.user.id, request.params.appId, request.body);
+      return createApiKey(app, request.user.id, request.params.appId, request.body);
     },
   );
 
@@ -53,7 +53,7 @@ export default async function apiKeyRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await deleteApiKey(app.db, request.user.id, request.params.appId, request.params.keyId);
+      await deleteApiKey(app, request.user.id, request.params.appId, request.params.keyId);
       return reply.status(204).send(null);
     },
   );

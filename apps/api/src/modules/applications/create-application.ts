@@ -1,6 +1,7 @@
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
+import type { Ctx } from '../../lib/ctx.ts';
 import { insertItemRows, type PreparedItemRow } from '../knowledge/queue-items.ts';
 import { serializeApplication } from './serialize-application.ts';
 
@@ -15,7 +16,7 @@ export interface InitialKnowledge {
  * all in one transaction: nothing is half-created.
  */
 export async function createApplication(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   input: { name: string },
   knowledge?: InitialKnowledge,

@@ -1,14 +1,14 @@
 import { applications, integrations, knowledgeItems } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /**
  * Deletes the application with everything in it (knowledge, conversations, keys, widget,
  * integrations: they cascade from its row); the knowledge and integrations modules then remove the
  * stored originals no other item holds and take back the Telegram webhooks of its bots.
  */
-export async function deleteApplication(app: FastifyInstance, ownerId: number, uuid: string) {
+export async function deleteApplication(app: Ctx, ownerId: number, uuid: string) {
   const owned = and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId));
   const files = await app.db
     .selectDistinct({ path: knowledgeItems.filePath })

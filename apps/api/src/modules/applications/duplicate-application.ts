@@ -4,6 +4,7 @@ import type { Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { POSTINGS_CTE } from '../../rag/index-chunks.ts';
 import type { EnqueueItems, KnowledgeItemRow } from '../model-providers/reindex-application.ts';
 import { serializeApplication } from './serialize-application.ts';
@@ -19,7 +20,7 @@ import { serializeApplication } from './serialize-application.ts';
  * The widget is copied switched off: a second live widget is the owner's decision.
  */
 export async function duplicateApplication(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   uuid: string,
   input: TDuplicateApplicationRequest,

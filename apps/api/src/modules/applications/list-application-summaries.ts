@@ -1,14 +1,17 @@
 import type { TApplicationSummary } from '@cairn/contracts/applications';
-import type { Db } from '@cairn/db/client';
 import { apiKeys, applications, chatrooms, knowledgeItems, widgets } from '@cairn/db/schema';
 import { asc, eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeApplication } from './serialize-application.ts';
 
 const countOf = (table: typeof knowledgeItems | typeof chatrooms | typeof apiKeys) =>
   sql<number>`(SELECT count(*)::int FROM ${table} WHERE ${table.applicationId} = ${applications.id})`;
 
 /** The owner's applications, oldest first, each with what it holds (one statement). */
-export async function listApplicationSummaries(db: Db, ownerId: number): Promise<TApplicationSummary[]> {
+export async function listApplicationSummaries(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+): Promise<TApplicationSummary[]> {
   const rows = await db
     .select({
       application: applications,

@@ -1,6 +1,7 @@
 import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeApplication } from './serialize-application.ts';
 
 /** The owner's applications, oldest first (the rows, for callers that need their ids). */
@@ -12,6 +13,6 @@ export function applicationRowsOf(db: Db, ownerId: number) {
     .orderBy(asc(applications.createdAt), asc(applications.id));
 }
 
-export async function listApplications(db: Db, ownerId: number) {
+export async function listApplications({ db }: Pick<Ctx, 'db'>, ownerId: number) {
   return (await applicationRowsOf(db, ownerId)).map(serializeApplication);
 }

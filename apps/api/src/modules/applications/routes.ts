@@ -38,7 +38,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/applications/',
     { schema: { ...base, response: { 200: ZApplicationList, ...errors } } },
-    (request) => listApplications(app.db, request.user.id),
+    (request) => listApplications(app, request.user.id),
   );
 
   app.get(
@@ -51,7 +51,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
         response: { 200: ZApplicationSummaryList, ...errors },
       },
     },
-    (request) => listApplicationSummaries(app.db, request.user.id),
+    (request) => listApplicationSummaries(app, request.user.id),
   );
 
   app.post(
@@ -73,7 +73,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
         () => readItems(form),
       );
       const rows = await prepareItemRows(app.knowledge.files, items);
-      const created = await createApplication(app.db, request.user.id, input, {
+      const created = await createApplication(app, request.user.id, input, {
         rows,
         enqueue: (ids, options) => app.knowledge.enqueue(ids, options),
       });
@@ -111,7 +111,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { appId } = request.params;
       const result = await updateApplicationSettings(app.db, request.user.id, appId, request.body, {
-        checkEmbedding: (model) => checkEmbeddingModel(app.database, model),
+        checkEmbedding: (model) => checkEmbeddingModel(app, model),
         onEmbeddingChange: (tx, id) => requeueApplicationItems(tx, app.knowledge.enqueue, id),
       });
       // Each re-queued item is announced at once: the knowledge page shows the re-index progress.
@@ -138,7 +138,7 @@ export default async function applicationRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { application, queued } = await duplicateApplication(
-        app.db,
+        app,
         request.user.id,
         request.params.appId,
         request.body ?? {},

@@ -17,6 +17,7 @@ import {
   unansweredQuestions,
 } from '@cairn/db/schema';
 import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /** Chatrooms listed per unanswered question. */
 const CHATROOMS_PER_QUESTION = 10;
@@ -46,7 +47,7 @@ const openBadAnswers = (applicationId: number) =>
   );
 
 /** The three sections of an application's inbox (the caller has checked ownership). */
-export async function getAttention(db: Db, applicationId: number): Promise<TAttention> {
+export async function getAttention({ db }: Pick<Ctx, 'db'>, applicationId: number): Promise<TAttention> {
   const [waiting, unanswered, negative_feedback] = await Promise.all([
     listWaiting(db, applicationId),
     listUnanswered(db, applicationId),
@@ -59,7 +60,10 @@ export async function getAttention(db: Db, applicationId: number): Promise<TAtte
  * The counts behind the sidebar's badge, asked on every page of an application: three counts, the
  * bad answers through their partial index (`messages_bad_answers_idx`), never the lists.
  */
-export async function countAttention(db: Db, applicationId: number): Promise<TAttentionCount> {
+export async function countAttention(
+  { db }: Pick<Ctx, 'db'>,
+  applicationId: number,
+): Promise<TAttentionCount> {
   const [[waiting], [unanswered], [negative]] = await Promise.all([
     db
       .select({ n: count() })

@@ -1,10 +1,9 @@
 import { KNOWLEDGE_LIMITS, type TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { stripControlCharacters } from '@cairn/contracts/text';
-import type { Db } from '@cairn/db/client';
 import { chatrooms, feedbackDismissals, messages, unansweredQuestions } from '@cairn/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { addItems } from '../knowledge/add-items.ts';
 import { titleOfQuestion } from '../knowledge/read-items.ts';
 
@@ -20,7 +19,7 @@ const groupOf = (applicationId: number, uuid: string) =>
  * transaction, so a double submit makes one item.
  */
 export async function answerUnanswered(
-  app: FastifyInstance,
+  app: Ctx,
   owner: Owner,
   groupUuid: string,
   answer: string,
@@ -70,7 +69,11 @@ export async function answerUnanswered(
 }
 
 /** Hides a group of unanswered questions from the inbox, now and when it is asked again. */
-export async function dismissUnanswered(db: Db, applicationId: number, groupUuid: string): Promise<void> {
+export async function dismissUnanswered(
+  { db }: Pick<Ctx, 'db'>,
+  applicationId: number,
+  groupUuid: string,
+): Promise<void> {
   const [row] = await db
     .update(unansweredQuestions)
     .set({ status: 'dismissed', resolvedAt: sql`now()` })
@@ -80,7 +83,11 @@ export async function dismissUnanswered(db: Db, applicationId: number, groupUuid
 }
 
 /** Hides a 👎 answer from the inbox (its rating stays). */
-export async function dismissFeedback(db: Db, applicationId: number, messageUuid: string): Promise<void> {
+export async function dismissFeedback(
+  { db }: Pick<Ctx, 'db'>,
+  applicationId: number,
+  messageUuid: string,
+): Promise<void> {
   const [message] = await db
     .select({ id: messages.id })
     .from(messages)

@@ -39,7 +39,7 @@ export default async function attentionRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return getAttention(app.db, application.id);
+      return getAttention(app, application.id);
     },
   );
 
@@ -56,7 +56,7 @@ export default async function attentionRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return countAttention(app.db, application.id);
+      return countAttention(app, application.id);
     },
   );
 
@@ -99,7 +99,7 @@ export default async function attentionRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      await dismissUnanswered(app.db, application.id, request.params.id);
+      await dismissUnanswered(app, application.id, request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -116,7 +116,7 @@ export default async function attentionRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      await dismissFeedback(app.db, application.id, request.params.messageId);
+      await dismissFeedback(app, application.id, request.params.messageId);
       return reply.status(204).send(null);
     },
   );

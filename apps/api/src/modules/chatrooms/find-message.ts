@@ -1,13 +1,13 @@
 import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
-import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { AppError, notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findChatroom } from './find-chatroom.ts';
 
 /** An assistant answer of the caller's chatroom (stop, regenerate and feedback apply to answers only). */
 export async function findAnswer(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
 ) {

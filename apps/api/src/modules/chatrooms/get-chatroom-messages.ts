@@ -1,7 +1,7 @@
 import type { TChatroomMessages } from '@cairn/contracts/chat';
-import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findChatroom } from './find-chatroom.ts';
 import { serializeChatroom, serializeMessage } from './serialize-chat.ts';
 
@@ -10,7 +10,7 @@ import { serializeChatroom, serializeMessage } from './serialize-chat.ts';
  * Who handles the chatroom comes with them, so a view opening it does not depend on an older list.
  */
 export async function getChatroomMessages(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   appUuid: string,
   chatroomUuid: string,

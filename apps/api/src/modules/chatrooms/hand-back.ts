@@ -2,7 +2,7 @@ import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, type MessageRow, serializeMessage } from './serialize-chat.ts';
@@ -57,7 +57,7 @@ export async function handBackInTransaction(
 
 /** After the hand-back committed: the new messages are announced and the answer workers woken. */
 export async function announceHandBack(
-  app: FastifyInstance,
+  app: Ctx,
   application: ApplicationRow,
   room: ChatroomRow,
   created: MessageRow[],

@@ -3,6 +3,7 @@ import type { Db } from '@cairn/db/client';
 import { chatrooms } from '@cairn/db/schema';
 import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
 import { serializeChatroom } from './serialize-chat.ts';
 
@@ -33,7 +34,11 @@ export async function sidebarChatroomsOf(db: Db, applicationId: number): Promise
 }
 
 /** The application's sidebar chatrooms, latest activity first. */
-export async function listChatrooms(db: Db, ownerId: number, appUuid: string): Promise<TChatroomList> {
+export async function listChatrooms(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  appUuid: string,
+): Promise<TChatroomList> {
   const app = await findApplication(db, ownerId, appUuid);
   return { chatrooms: await sidebarChatroomsOf(db, app.id) };
 }

@@ -7,7 +7,7 @@ import {
 } from '@cairn/contracts/chat';
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
@@ -41,10 +41,7 @@ export interface PostMessageInput {
  * `pending` for the answer workers (answer-queue.ts). Every change is announced to the owner's
  * sockets as `message` events.
  */
-export async function postMessage(
-  app: FastifyInstance,
-  input: PostMessageInput,
-): Promise<TSendMessageResponse> {
+export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TSendMessageResponse> {
   const { application, chatroom } = input;
   const db = app.db;
   const takeOver = input.sendToUser && chatroom?.source === 'widget';

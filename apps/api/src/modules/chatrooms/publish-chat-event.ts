@@ -1,10 +1,10 @@
 import type { TMessage } from '@cairn/contracts/chat';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type MessageRow, serializeMessage } from './serialize-chat.ts';
 
 /** Announces a changed message as an `updated` chat change; returns it as the API shows it. */
 export async function publishMessageUpdated(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   where: { application: { uuid: string }; chatroom: { uuid: string } },
   row: MessageRow,

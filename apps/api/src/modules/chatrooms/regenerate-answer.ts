@@ -1,18 +1,18 @@
 import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { requestStop, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
 /** Writes the answer again as a new run of the same message; a run still streaming is aborted. */
 export async function regenerateAnswer(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const old = found.message;
   if (old.status === 'pending' || old.status === 'streaming') await requestStop(app, old.id, old.run);
   const replyTo = old.metadata.reply_to;

@@ -45,7 +45,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
         response: { 200: ZChatroomList, ...errors },
       },
     },
-    (request) => listChatrooms(app.db, request.user.id, request.params.appId),
+    (request) => listChatrooms(app, request.user.id, request.params.appId),
   );
 
   app.get(
@@ -53,7 +53,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZChatroomParams, response: { 200: ZChatroomMessages, ...errors } } },
     async (request) => {
       const result = await getChatroomMessages(
-        app.db,
+        app,
         request.user.id,
         request.params.appId,
         request.params.chatroomId,
@@ -113,7 +113,7 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const { appId, chatroomId } = request.params;
-      await deleteChatroom(app.db, request.user.id, appId, chatroomId);
+      await deleteChatroom(app, request.user.id, appId, chatroomId);
       await app.events.emit('chat.changed', {
         ownerId: request.user.id,
         change: {

@@ -4,9 +4,9 @@ import {
   type TSendMessageResponse,
   type ZSendMessageRequest,
 } from '@cairn/contracts/chat';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
 import type { AuthUser } from '../../plugins/auth.ts';
 import { displayNameOf } from '../accounts/serialize-user.ts';
@@ -18,7 +18,7 @@ import { postMessage } from './post-message.ts';
  * end user (`send_to_user`) carries the owner's display name, which a widget visitor sees.
  */
 export async function sendMessage(
-  app: FastifyInstance,
+  app: Ctx,
   owner: AuthUser,
   appUuid: string,
   input: z.output<typeof ZSendMessageRequest>,

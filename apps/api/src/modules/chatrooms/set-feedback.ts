@@ -1,7 +1,7 @@
 import type { TFeedback, TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
@@ -10,12 +10,12 @@ import { publishMessageUpdated } from './publish-chat-event.ts';
  * rating (not a cleared or repeated one) is a `feedback.created` webhook event.
  */
 export async function setFeedback(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
   feedback: TFeedback | null,
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const [row] = await app.db
     .update(messages)
     .set({ feedback })

@@ -1,7 +1,7 @@
 import type { TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { requestStop } from './answer/answer-queue.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
@@ -14,11 +14,11 @@ import { serializeMessage } from './serialize-chat.ts';
  * it has no such process: it is recorded here.
  */
 export async function stopAnswer(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
-  const found = await findAnswer(app.db, ownerId, params);
+  const found = await findAnswer(app, ownerId, params);
   const stop = (status: 'pending' | 'streaming') =>
     app.db
       .update(messages)

@@ -2,8 +2,8 @@ import type { TChatroom, ZUpdateChatroomRequest } from '@cairn/contracts/chat';
 import { HANDED_BACK_NOTICE } from '@cairn/contracts/conversation-notices';
 import { chatrooms } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findChatroom } from './find-chatroom.ts';
 import { announceHandBack, handBackInTransaction } from './hand-back.ts';
 import { serializeChatroom } from './serialize-chat.ts';
@@ -15,7 +15,7 @@ import { serializeChatroom } from './serialize-chat.ts';
  * that the person left unanswered (hand-back.ts).
  */
 export async function updateChatroom(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   appUuid: string,
   chatroomUuid: string,

@@ -1,6 +1,6 @@
 import { isVisitorSender } from '@cairn/contracts/chat';
-import type { Database } from '@cairn/db/client';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /**
  * Deletes every conversation of the application in which the visitor wrote (a person's request to
@@ -10,7 +10,7 @@ import { fieldError } from '../../lib/app-error.ts';
  * counts (they name no conversation).
  */
 export async function deleteVisitorConversations(
-  database: Database,
+  { database }: Pick<Ctx, 'database'>,
   applicationId: number,
   visitor: string,
 ): Promise<string[]> {

@@ -5,6 +5,7 @@ import type {
   TConversationQuery,
 } from '@cairn/contracts/conversations';
 import type { Database } from '@cairn/db/client';
+import type { Ctx } from '../../lib/ctx.ts';
 import { ownerTimeZone } from '../notifications/owner-time-zone.ts';
 import {
   ACTIVITY_MICROS_SQL,
@@ -48,7 +49,7 @@ export const filterTimeZone = (database: Database, ownerId: number, filters: TCo
  * those rows only.
  */
 export async function listConversations(
-  database: Database,
+  { database }: Pick<Ctx, 'database'>,
   ownerId: number,
   applicationId: number,
   query: TConversationQuery,

@@ -47,7 +47,7 @@ export default async function conversationRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return listConversations(app.database, request.user.id, application.id, request.query);
+      return listConversations(app, request.user.id, application.id, request.query);
     },
   );
 
@@ -107,7 +107,7 @@ export default async function conversationRoutes(fastify: FastifyInstance) {
     async (request) => {
       const { appId } = request.params;
       const application = await findApplication(app.db, request.user.id, appId);
-      const deleted = await deleteVisitorConversations(app.database, application.id, request.query.visitor);
+      const deleted = await deleteVisitorConversations(app, application.id, request.query.visitor);
       for (const chatroom_uuid of deleted)
         await app.events.emit('chat.changed', {
           ownerId: request.user.id,

@@ -1,6 +1,6 @@
 import { integrationEvents, integrations } from '@cairn/db/schema';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { HEARTBEAT } from '../../plugins/jobs.ts';
 import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
 
@@ -10,7 +10,7 @@ import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
  * queued forgets the event again, so the service's own retry gets another chance.
  */
 export async function acceptEvent(
-  app: FastifyInstance,
+  app: Ctx,
   integrationId: number,
   eventId: string,
   job: ReplyJob | null,
@@ -36,7 +36,7 @@ export async function acceptEvent(
 }
 
 /** Event ids older than a day: no service retries that late. */
-export async function pruneEvents(app: FastifyInstance) {
+export async function pruneEvents(app: Ctx) {
   await app.db
     .delete(integrationEvents)
     .where(and(lt(integrationEvents.createdAt, sql`now() - interval '1 day'`)));

@@ -2,7 +2,7 @@ import { chatroomNameFrom, type TMessage } from '@cairn/contracts/chat';
 import { isFinalStatus } from '@cairn/contracts/message-rules';
 import { chatrooms, integrationThreads, messages } from '@cairn/db/schema';
 import { and, eq, TransactionRollbackError } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { type ChatroomRow, serializeMessage } from '../chatrooms/serialize-chat.ts';
@@ -39,7 +39,7 @@ const metadataOf = (job: ReplyJob): Record<string, unknown> =>
     : { source: 'telegram', telegram: { chat_id: job.target.chatId, message_id: job.target.messageId } };
 
 async function linkedChatroom(
-  app: FastifyInstance,
+  app: Ctx,
   integration: IntegrationRow,
   job: ReplyJob,
 ): Promise<ChatroomRow | undefined> {
@@ -64,7 +64,7 @@ async function linkedChatroom(
  * PGlite runs one transaction at a time.
  */
 async function claimThread(
-  app: FastifyInstance,
+  app: Ctx,
   integration: IntegrationRow,
   application: ApplicationRow,
   job: ReplyJob,
@@ -95,7 +95,7 @@ async function claimThread(
 
 /** The chatroom of the job's thread, and whether this job created it. */
 async function threadChatroom(
-  app: FastifyInstance,
+  app: Ctx,
   integration: IntegrationRow,
   application: ApplicationRow,
   job: ReplyJob,
@@ -117,7 +117,7 @@ async function threadChatroom(
  * person took the chatroom over.
  */
 export async function askApplication(
-  app: FastifyInstance,
+  app: Ctx,
   integration: IntegrationRow,
   application: ApplicationRow,
   job: ReplyJob,

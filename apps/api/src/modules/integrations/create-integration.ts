@@ -4,12 +4,11 @@ import {
   type TIntegration,
   type ZCreateIntegrationRequest,
 } from '@cairn/contracts/integrations';
-import type { Db } from '@cairn/db/client';
 import { applications, integrations } from '@cairn/db/schema';
 import { and, count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { AppError, fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { sealSecret } from './integration-secrets.ts';
 import { serializeIntegration } from './serialize-integration.ts';
 import { checkSlackToken } from './slack-client.ts';
@@ -17,7 +16,7 @@ import { checkTelegramToken } from './telegram-client.ts';
 import { connectTelegram, disconnectTelegram } from './telegram-connect.ts';
 
 /** The caller's application, or a 400 on `application_uuid`. */
-export async function ownedApplication(db: Db, ownerId: number, uuid: string) {
+export async function ownedApplication({ db }: Pick<Ctx, 'db'>, ownerId: number, uuid: string) {
   const [row] = await db
     .select({ id: applications.id, uuid: applications.uuid, name: applications.name })
     .from(applications)
@@ -28,11 +27,11 @@ export async function ownedApplication(db: Db, ownerId: number, uuid: string) {
 
 /** Connects a Slack app or a Telegram bot to one of the owner's applications. */
 export async function createIntegration(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   input: z.output<typeof ZCreateIntegrationRequest>,
 ): Promise<TIntegration> {
-  const application = await ownedApplication(app.db, ownerId, input.application_uuid);
+  const application = await ownedApplication(app, ownerId, input.application_uuid);
   const [existing] = await app.db
     .select({ n: count() })
     .from(integrations)

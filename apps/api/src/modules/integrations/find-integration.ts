@@ -2,6 +2,7 @@ import type { Db } from '@cairn/db/client';
 import { applications, integrations } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 
 export type IntegrationRow = typeof integrations.$inferSelect;
 /** An integration with what its answer shows of its application. */
@@ -16,7 +17,11 @@ const columns = {
 };
 
 /** The caller's integration, or a 404 whether it is absent or someone else's. */
-export async function findIntegration(db: Db, ownerId: number, uuid: string): Promise<IntegrationWithApp> {
+export async function findIntegration(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  uuid: string,
+): Promise<IntegrationWithApp> {
   const [row] = await db
     .select(columns)
     .from(integrations)
@@ -36,7 +41,11 @@ export const listIntegrationRows = (db: Db, ownerId: number): Promise<Integratio
     .orderBy(integrations.createdAt, integrations.id);
 
 /** An integration of one kind by its uuid alone: for the inbound endpoints, which a signature authenticates. */
-export async function findInboundIntegration(db: Db, uuid: string, kind: 'slack' | 'telegram') {
+export async function findInboundIntegration(
+  { db }: Pick<Ctx, 'db'>,
+  uuid: string,
+  kind: 'slack' | 'telegram',
+) {
   const [row] = await db
     .select()
     .from(integrations)

@@ -1,6 +1,7 @@
 import { ZIntegrationParams } from '@cairn/contracts/integrations';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { SecretBoxError } from '../../lib/secret-box.ts';
 import { findInboundIntegration, type IntegrationRow } from './find-integration.ts';
 import { openSecret } from './integration-secrets.ts';
@@ -18,14 +19,12 @@ declare module 'fastify' {
  * checked first), so the id is checked here: a malformed one names nothing (404).
  */
 export async function inboundIntegration(
-  app: FastifyInstance,
+  app: Ctx,
   request: FastifyRequest,
   kind: 'slack' | 'telegram',
 ): Promise<IntegrationRow> {
   const params = ZIntegrationParams.safeParse(request.params);
-  const row = params.success
-    ? await findInboundIntegration(app.db, params.data.integrationId, kind)
-    : undefined;
+  const row = params.success ? await findInboundIntegration(app, params.data.integrationId, kind) : undefined;
   if (!row) throw notFound('Integration not found.');
   return row;
 }
@@ -37,10 +36,7 @@ export const unauthorized = (detail: string) => new AppError('unauthorized', det
  * token), or null when there is none or it cannot be decrypted (SECRET_KEY changed): the request is
  * then refused, and the owner sees why on the integration.
  */
-export async function inboundSecret(
-  app: FastifyInstance,
-  integration: IntegrationRow,
-): Promise<string | null> {
+export async function inboundSecret(app: Ctx, integration: IntegrationRow): Promise<string | null> {
   const sealed = integration.signingSecretCiphertext;
   if (!sealed) return null;
   try {

@@ -63,7 +63,7 @@ export default async function integrationRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZIntegrationParams, response: { 200: ZIntegration, ...errors } } },
     async (request) =>
       serializeIntegration(
-        await findIntegration(app.db, request.user.id, request.params.integrationId),
+        await findIntegration(app, request.user.id, request.params.integrationId),
         app.config.publicUrl,
       ),
   );

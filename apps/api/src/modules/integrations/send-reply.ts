@@ -1,6 +1,6 @@
 import { applications, integrations } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { greetingOf } from '../chatrooms/answer/greeting.ts';
 import { askApplication } from './ask-application.ts';
 import type { IntegrationRow } from './find-integration.ts';
@@ -14,7 +14,7 @@ import { telegramAnswerTexts } from './telegram-reply.ts';
 import { sendPartsOnce } from './telegram-send-once.ts';
 
 /** The status an owner sees: the last failure (kept with its time) or connected again. */
-export async function markIntegration(app: FastifyInstance, id: number, error: string | null) {
+export async function markIntegration(app: Ctx, id: number, error: string | null) {
   const [before] = await app.db
     .select({ status: integrations.status, ownerId: integrations.ownerId, kind: integrations.kind })
     .from(integrations)
@@ -39,7 +39,7 @@ export async function markIntegration(app: FastifyInstance, id: number, error: s
 }
 
 async function deliver(
-  app: FastifyInstance,
+  app: Ctx,
   integration: IntegrationRow,
   job: ReplyJob,
   send: (token: string) => Promise<void>,
@@ -61,7 +61,7 @@ async function deliver(
  * integration's last error and fails the job (the queue retries it; the answer is not asked twice).
  * `rerun`: the job ran before, and may have posted already (decision 073).
  */
-export async function sendReply(app: FastifyInstance, job: ReplyJob, rerun: boolean) {
+export async function sendReply(app: Ctx, job: ReplyJob, rerun: boolean) {
   const [row] = await app.db
     .select({ integration: integrations, application: applications })
     .from(integrations)

@@ -1,8 +1,8 @@
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { setFeedback } from '../chatrooms/set-feedback.ts';
 import type { IntegrationRow } from './find-integration.ts';
 import { openSecret } from './integration-secrets.ts';
@@ -29,11 +29,7 @@ const isFeedbackAction = (id: string): id is keyof typeof FEEDBACK_ACTIONS =>
  * integration's Slack conversations), exactly as the owner's chat sets it, and the person who
  * clicked is thanked in a message only they see.
  */
-export async function recordSlackFeedback(
-  app: FastifyInstance,
-  integration: IntegrationRow,
-  payload: string,
-) {
+export async function recordSlackFeedback(app: Ctx, integration: IntegrationRow, payload: string) {
   let parsed: z.infer<typeof ZBlockActions>;
   try {
     parsed = ZBlockActions.parse(JSON.parse(payload));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { openSecret } from './integration-secrets.ts';
 import { describeTelegramError, telegramApi, telegramModeFor } from './telegram-client.ts';
 
@@ -18,11 +18,7 @@ export interface TelegramConnection {
  * reachable from the internet; otherwise `deleteWebhook` (Telegram refuses `getUpdates` while a
  * webhook is set) and long polling. A webhook Telegram refuses falls back to polling, saying why.
  */
-export async function connectTelegram(
-  app: FastifyInstance,
-  uuid: string,
-  token: string,
-): Promise<TelegramConnection> {
+export async function connectTelegram(app: Ctx, uuid: string, token: string): Promise<TelegramConnection> {
   const api = await telegramApi(app.config, token);
   const choice = telegramModeFor(app.config.publicUrl);
   let reason = choice.reason;
@@ -45,7 +41,7 @@ export async function connectTelegram(
 }
 
 /** Stops Telegram pushing to Cairn (the integration is deleted or its token replaced); best effort. */
-export async function disconnectTelegram(app: FastifyInstance, uuid: string, token: string) {
+export async function disconnectTelegram(app: Ctx, uuid: string, token: string) {
   await (await telegramApi(app.config, token))
     .deleteWebhook()
     .catch((err: unknown) => app.log.warn({ err, integration: uuid }, 'telegram deleteWebhook failed'));
@@ -57,7 +53,7 @@ export async function disconnectTelegram(app: FastifyInstance, uuid: string, tok
  * what was deleted stays deleted.
  */
 export async function unsetTelegramWebhooks(
-  app: FastifyInstance,
+  app: Ctx,
   bots: { uuid: string; botTokenCiphertext: string }[],
 ): Promise<void> {
   for (const bot of bots) {

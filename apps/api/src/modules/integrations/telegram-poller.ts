@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { TTelegramUpdate } from '@cairn/contracts/integrations';
 import { integrations } from '@cairn/db/schema';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Api } from 'grammy';
+import type { Ctx } from '../../lib/ctx.ts';
 import { openSecret } from './integration-secrets.ts';
 import { markIntegration } from './send-reply.ts';
 import { describeTelegramError, telegramApi } from './telegram-client.ts';
@@ -39,7 +39,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * over once their lease runs out. The offset of the next update is kept in the row: a restart
  * neither repeats nor skips updates. Stopped (and its leases released) when the app closes.
  */
-export function createTelegramPoller(app: FastifyInstance, settings: PollerSettings) {
+export function createTelegramPoller(app: Ctx, settings: PollerSettings) {
   const lease = randomUUID();
   const running = new Map<number, Promise<void>>();
   const stop = new AbortController();

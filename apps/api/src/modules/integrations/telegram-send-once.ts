@@ -1,6 +1,6 @@
 import { integrationEvents } from '@cairn/db/schema';
 import { and, eq, like } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /** The record of one part Telegram took, kept beside the integration's inbound event ids (pruned after a day). */
 const sentPrefix = (reply: string) => `sent:${reply}:`;
@@ -12,7 +12,7 @@ const sentPrefix = (reply: string) => `sent:${reply}:`;
  * killed between Telegram taking a part and its record still sends that one part twice. Decision 073.
  */
 export async function sendPartsOnce(
-  app: FastifyInstance,
+  app: Ctx,
   integrationId: number,
   reply: { uuid: string; rerun: boolean },
   parts: string[],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MESSAGE_MAX } from '@cairn/contracts/chat';
 import type { TTelegramUpdate } from '@cairn/contracts/integrations';
 import { stripControlCharacters } from '@cairn/contracts/text';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { acceptEvent } from './accept-event.ts';
 import type { IntegrationRow } from './find-integration.ts';
 import type { ReplyJob } from './reply-job.ts';
@@ -32,8 +32,5 @@ export function telegramReplyJob(integration: IntegrationRow, update: TTelegramU
 }
 
 /** An update, whether pushed (webhook) or fetched (polling): taken once, answered in the background. */
-export const takeTelegramUpdate = (
-  app: FastifyInstance,
-  integration: IntegrationRow,
-  update: TTelegramUpdate,
-) => acceptEvent(app, integration.id, `update:${update.update_id}`, telegramReplyJob(integration, update));
+export const takeTelegramUpdate = (app: Ctx, integration: IntegrationRow, update: TTelegramUpdate) =>
+  acceptEvent(app, integration.id, `update:${update.update_id}`, telegramReplyJob(integration, update));

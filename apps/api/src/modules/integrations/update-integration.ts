@@ -6,9 +6,9 @@ import {
 } from '@cairn/contracts/integrations';
 import { integrations, integrationThreads } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { ownedApplication } from './create-integration.ts';
 import { findIntegration } from './find-integration.ts';
 import { openSecret, sealSecret } from './integration-secrets.ts';
@@ -22,18 +22,18 @@ import { connectTelegram, disconnectTelegram } from './telegram-connect.ts';
  * replaces its token or signing secret (checked against the service first, as on creation).
  */
 export async function updateIntegration(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   uuid: string,
   input: z.output<typeof ZUpdateIntegrationRequest>,
 ): Promise<TIntegration> {
-  const found = await findIntegration(app.db, ownerId, uuid);
+  const found = await findIntegration(app, ownerId, uuid);
   const row = found.integration;
   const box = app.secrets;
   const set: Partial<typeof integrations.$inferInsert> = {};
   let application = found.application;
   if (input.application_uuid && input.application_uuid !== application.uuid) {
-    const target = await ownedApplication(app.db, ownerId, input.application_uuid);
+    const target = await ownedApplication(app, ownerId, input.application_uuid);
     set.applicationId = target.id;
     application = { uuid: target.uuid, name: target.name };
   }

@@ -24,6 +24,6 @@ export default async function knowledgeSearchRoutes(fastify: FastifyInstance) {
         response: { 200: ZKnowledgeSearchResponse, ...errors },
       },
     },
-    (request) => searchKnowledge(app.database, request.user.id, request.params.appId, request.body),
+    (request) => searchKnowledge(app, request.user.id, request.params.appId, request.body),
   );
 }

@@ -3,7 +3,7 @@ import type {
   TKnowledgeSearchResponse,
   TKnowledgeSearchResult,
 } from '@cairn/contracts/knowledge-search';
-import type { Database } from '@cairn/db/client';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
 import type { Embedder } from '../../models/types.ts';
 import { resolveEmbedder } from '../../rag/embed.ts';
@@ -24,13 +24,14 @@ const MISSING_MAX = 8;
  * query would do: the retrieval test explains itself (decision 071).
  */
 export async function searchKnowledge(
-  database: Database,
+  ctx: Ctx,
   ownerId: number,
   appUuid: string,
   input: TKnowledgeSearchRequest,
 ): Promise<TKnowledgeSearchResponse> {
+  const { database } = ctx;
   const found = await findApplication(database.db, ownerId, appUuid);
-  const resolved = await resolveEmbedder(database, found.llmModels);
+  const resolved = await resolveEmbedder(ctx, found.llmModels);
   const embedder = resolved && embeddingOnce(resolved);
   // One retrieval serves both when the larger ranks like the answers' own (same candidate count).
   const wanted = Math.max(input.top_k, TOP_K);

@@ -1,5 +1,5 @@
 import type { Db } from '@cairn/db/client';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type ItemRow, insertItemRows, prepareItemRows } from './queue-items.ts';
 import type { KnowledgeItemInput } from './read-items.ts';
 import { serializeItem } from './serialize-item.ts';
@@ -9,7 +9,7 @@ import { serializeItem } from './serialize-item.ts';
  * `alsoInTransaction` records about them (the inbox marks a question answered by its new item).
  */
 export async function addItems(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   inputs: KnowledgeItemInput[],
   alsoInTransaction?: (tx: Db, rows: ItemRow[]) => Promise<void>,

@@ -1,6 +1,6 @@
 import { knowledgeItems } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { deleteItemChunks } from '../../rag/index-chunks.ts';
 import { deletePages } from '../../rag/site-pages.ts';
 import { findItem } from './find-item.ts';
@@ -13,7 +13,7 @@ import { removeUnusedFiles } from './remove-unused-files.ts';
  * and cascades away, or fails on the missing row: no orphan chunks either way.
  */
 export async function deleteItem(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   uuid: string,
 ) {

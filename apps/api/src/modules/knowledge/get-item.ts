@@ -1,7 +1,7 @@
 import type { TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
-import type { Db } from '@cairn/db/client';
 import { knowledgeChunks } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findItem } from './find-item.ts';
 import { serializeItem } from './serialize-item.ts';
 import { NO_SITE, siteViews } from './site-view.ts';
@@ -10,7 +10,11 @@ import { NO_SITE, siteViews } from './site-view.ts';
 export const PREVIEW_CHUNKS = 50;
 
 /** One item with a preview of its first chunks, in document order. */
-export async function getItem(db: Db, applicationId: number, uuid: string): Promise<TKnowledgeItemDetail> {
+export async function getItem(
+  { db }: Pick<Ctx, 'db'>,
+  applicationId: number,
+  uuid: string,
+): Promise<TKnowledgeItemDetail> {
   const row = await findItem(db, applicationId, uuid);
   const chunks = await db
     .select({

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { FormBody } from '../../lib/multipart.ts';
 import { addItems } from './add-items.ts';
 import { readQaCsv } from './read-qa-csv.ts';
 
 /** Adds the pairs of a CSV file (the form's one `file`) as Q&A items, all of them or none. */
 export async function importQaPairs(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   form: FormBody,
 ) {

@@ -72,6 +72,8 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
   app.addHook('onClose', () => parser.close());
   const deps: IngestDeps = {
     database: app.database,
+    secrets: app.secrets,
+    config: app.config,
     files,
     fetch: {
       allowLoopback: app.config.allowPrivateUrls,

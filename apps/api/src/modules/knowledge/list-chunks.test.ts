@@ -27,7 +27,7 @@ beforeAll(async () => {
     [app.uuid],
   );
   const itemId = await insertItem(t.database, rows[0]!.id, 'Lantern manual');
-  await indexItem(t.database, {
+  await indexItem(t.app, {
     applicationId: rows[0]!.id,
     itemId,
     document: { title: 'Lantern manual', sections: PAGES },

@@ -1,7 +1,7 @@
 import type { TKnowledgeChunkPage } from '@cairn/contracts/knowledge-chunks';
-import type { Db } from '@cairn/db/client';
 import { knowledgeChunks } from '@cairn/db/schema';
 import { and, asc, count, eq, gt } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findItem } from './find-item.ts';
 
 /**
@@ -9,7 +9,7 @@ import { findItem } from './find-item.ts';
  * cursor is the last position returned), so a long document pages in constant time.
  */
 export async function listChunks(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   applicationId: number,
   uuid: string,
   query: { limit: number; cursor?: number | undefined },

@@ -1,11 +1,11 @@
-import type { Db } from '@cairn/db/client';
 import { knowledgeItems } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeItem } from './serialize-item.ts';
 import { NO_SITE, siteViews } from './site-view.ts';
 
 /** The application's items, oldest first (the caller has checked ownership). */
-export async function listItems(db: Db, applicationId: number) {
+export async function listItems({ db }: Pick<Ctx, 'db'>, applicationId: number) {
   const rows = await db
     .select()
     .from(knowledgeItems)

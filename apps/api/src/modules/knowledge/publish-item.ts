@@ -1,7 +1,7 @@
 import type { TKbUpdateEvent } from '@cairn/contracts/knowledge';
 import { knowledgeItems } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type KnowledgeItemRow, serializeItem } from './serialize-item.ts';
 import { NO_SITE, type SiteView, siteViews } from './site-view.ts';
 
@@ -12,7 +12,7 @@ export interface ItemOwner {
 
 /** Tells the owner's open sockets (in every process) that an item changed. */
 export async function publishItem(
-  realtime: FastifyInstance['realtime'],
+  realtime: Ctx['realtime'],
   owner: ItemOwner,
   row: KnowledgeItemRow,
   deleted = false,
@@ -31,7 +31,7 @@ export async function publishItem(
  * failed, gone) also publishes its root, whose counts are the import's live progress.
  */
 export async function publishSiteItem(
-  app: FastifyInstance,
+  app: Ctx,
   owner: ItemOwner,
   row: KnowledgeItemRow,
   deleted = false,

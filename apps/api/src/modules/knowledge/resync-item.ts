@@ -1,6 +1,6 @@
 import { knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findItem } from './find-item.ts';
 import { serializeItem } from './serialize-item.ts';
 
@@ -9,7 +9,7 @@ import { serializeItem } from './serialize-item.ts';
  * progress loses its lease (its writes stop counting); attempts start over.
  */
 export async function resyncItem(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   uuid: string,
 ) {

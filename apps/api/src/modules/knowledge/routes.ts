@@ -43,7 +43,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZAppParams, response: { 200: ZKnowledgeItemList, ...errors } } },
     async (request) => {
       const { applicationId } = await owner(request.user.id, request.params.appId);
-      return listItems(app.db, applicationId);
+      return listItems(app, applicationId);
     },
   );
 
@@ -101,7 +101,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZKnowledgeItemParams, response: { 200: ZKnowledgeItemDetail, ...errors } } },
     async (request) => {
       const { applicationId } = await owner(request.user.id, request.params.appId);
-      return getItem(app.db, applicationId, request.params.itemId);
+      return getItem(app, applicationId, request.params.itemId);
     },
   );
 
@@ -119,7 +119,7 @@ export default async function knowledgeRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { applicationId } = await owner(request.user.id, request.params.appId);
-      return listChunks(app.db, applicationId, request.params.itemId, request.query);
+      return listChunks(app, applicationId, request.params.itemId, request.query);
     },
   );
 

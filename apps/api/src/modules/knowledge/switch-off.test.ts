@@ -130,9 +130,9 @@ describe('switching an item off and on', () => {
 
   it('hides a switched-off item from MCP clients’ resources too', async () => {
     await switchTo(false);
-    expect((await listedItems(t.app.db, applicationId)).map((i) => i.uuid)).toEqual([app.items[1]]);
+    expect((await listedItems(t.app, applicationId)).map((i) => i.uuid)).toEqual([app.items[1]]);
     await switchTo(true);
-    expect((await listedItems(t.app.db, applicationId)).map((i) => i.uuid).sort()).toEqual(
+    expect((await listedItems(t.app, applicationId)).map((i) => i.uuid).sort()).toEqual(
       [...app.items].sort(),
     );
   });

@@ -1,8 +1,8 @@
 import type { TKnowledgeItem, TUpdateKnowledgeItemRequest } from '@cairn/contracts/knowledge';
 import { knowledgeIndexStats, knowledgeItems } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError, fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findItem } from './find-item.ts';
 import { qaDocument } from './qa-document.ts';
 import { titleOfQuestion } from './read-items.ts';
@@ -13,7 +13,7 @@ import { type KnowledgeItemRow, serializeItem } from './serialize-item.ts';
  * phrasings and answer, which are indexed again; the owner's sockets are told.
  */
 export async function updateItem(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { applicationId: number; applicationUuid: string; ownerId: number },
   uuid: string,
   input: TUpdateKnowledgeItemRequest,
@@ -55,7 +55,7 @@ export async function updateItem(
 }
 
 /** The columns a change of a pair's content writes (its document stored anew), or none. */
-async function qaContent(app: FastifyInstance, item: KnowledgeItemRow, input: TUpdateKnowledgeItemRequest) {
+async function qaContent(app: Ctx, item: KnowledgeItemRow, input: TUpdateKnowledgeItemRequest) {
   const { question, answer, alternatives } = input;
   if (question === undefined && answer === undefined && alternatives === undefined) return undefined;
   if (item.type !== 'qa') {
@@ -81,7 +81,7 @@ async function qaContent(app: FastifyInstance, item: KnowledgeItemRow, input: TU
 }
 
 /** A new re-sync interval: the next check one interval from now (or none). Only for URL items that lead their own schedule. */
-async function schedule(app: FastifyInstance, item: KnowledgeItemRow, hours: number | null) {
+async function schedule(app: Ctx, item: KnowledgeItemRow, hours: number | null) {
   const refuse = (message: string) =>
     new AppError('invalid', `refresh_interval_hours: ${message}`, { refresh_interval_hours: [message] });
   if (item.type !== 'url') throw refuse('Only web pages (url items) are re-synced on a schedule.');

@@ -1,6 +1,6 @@
-import type { Db } from '@cairn/db/client';
 import { knowledgeChunks, knowledgeItems } from '@cairn/db/schema';
 import { and, asc, desc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /** The most items `resources/list` names (newest first); search reaches them all. */
 export const LISTED_ITEMS_MAX = 1000;
@@ -8,7 +8,7 @@ export const LISTED_ITEMS_MAX = 1000;
 export const ITEM_TEXT_MAX = 500_000;
 
 /** The application's knowledge items as MCP lists them, newest first (switched-off items are not). */
-export function listedItems(db: Db, applicationId: number) {
+export function listedItems({ db }: Pick<Ctx, 'db'>, applicationId: number) {
   return db
     .select({
       uuid: knowledgeItems.uuid,
@@ -50,7 +50,7 @@ export function joinChunks(chunks: Piece[]): string {
 }
 
 /** One item of the application with its extracted text (its chunks in document order), or null. */
-export async function itemWithText(db: Db, applicationId: number, uuid: string) {
+export async function itemWithText({ db }: Pick<Ctx, 'db'>, applicationId: number, uuid: string) {
   const [item] = await db
     .select()
     .from(knowledgeItems)

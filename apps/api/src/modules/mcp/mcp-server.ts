@@ -4,8 +4,8 @@ import { stripControlCharacters } from '@cairn/contracts/text';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { Ctx } from '../../lib/ctx.ts';
 import { retrieve } from '../../rag/retrieve.ts';
 import type { KeyPrincipal } from '../public-api/authenticate-api-key.ts';
 import { FollowerClosedError } from '../public-api/follow-answer.ts';
@@ -97,7 +97,7 @@ export function serverInstructions(applicationName: string, titles: string[], it
  * The MCP server of one application, as its API key reaches it: made anew for each HTTP request
  * (stateless), so any API process answers any request.
  */
-export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, instructions?: string) {
+export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?: string) {
   const { application } = principal;
   const server = new McpServer(
     { name: application.name, title: application.name, version: '1.0.0' },
@@ -125,7 +125,7 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
       const text = stripControlCharacters(query).trim();
       if (!text) throw new McpError(ErrorCode.InvalidParams, 'The query is empty.');
       const results = await retrieve(
-        app.database,
+        app,
         { id: application.id, llmModels: application.llmModels },
         text,
         top_k ?? SEARCH_TOP_K_DEFAULT,
@@ -224,7 +224,7 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
     'knowledge-item',
     new ResourceTemplate('cairn://items/{uuid}', {
       list: async () => ({
-        resources: (await listedItems(app.db, application.id)).map((item) => ({
+        resources: (await listedItems(app, application.id)).map((item) => ({
           uri: itemUri(item.uuid),
           name: item.title,
           title: item.title,
@@ -241,8 +241,7 @@ export function buildMcpServer(app: FastifyInstance, principal: KeyPrincipal, in
     },
     async (uri, { uuid }) => {
       const id = Array.isArray(uuid) ? uuid[0] : uuid;
-      const found =
-        id && z.uuid().safeParse(id).success ? await itemWithText(app.db, application.id, id) : null;
+      const found = id && z.uuid().safeParse(id).success ? await itemWithText(app, application.id, id) : null;
       // -32002: the specification's "resource not found".
       if (!found)
         throw new McpError(-32002, `No knowledge item ${uri.href.slice(0, 200)} in this application.`);

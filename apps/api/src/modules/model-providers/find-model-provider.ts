@@ -2,6 +2,7 @@ import type { Db } from '@cairn/db/client';
 import { modelProviders, providerModels } from '@cairn/db/schema';
 import { and, asc, eq } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /** The caller's provider, or a 404 whether it is absent or someone else's. */
 export async function findModelProvider(db: Db, ownerId: number, uuid: string) {
@@ -13,7 +14,7 @@ export async function findModelProvider(db: Db, ownerId: number, uuid: string) {
   return provider;
 }
 
-export function modelsOf(db: Db, providerId: number) {
+export function modelsOf({ db }: Pick<Ctx, 'db'>, providerId: number) {
   return db
     .select()
     .from(providerModels)

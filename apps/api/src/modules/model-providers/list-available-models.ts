@@ -1,11 +1,14 @@
 import type { TAvailableModel } from '@cairn/contracts/model-providers';
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
-import type { Db } from '@cairn/db/client';
 import { modelProviders, providerModels } from '@cairn/db/schema';
 import { asc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /** Every model the caller may attach to an application: the built-ins, then their providers' models. */
-export async function listAvailableModels(db: Db, ownerId: number): Promise<TAvailableModel[]> {
+export async function listAvailableModels(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+): Promise<TAvailableModel[]> {
   const rows = await db
     .select({ model: providerModels, provider: modelProviders })
     .from(providerModels)

@@ -1,9 +1,9 @@
-import type { Db } from '@cairn/db/client';
 import { modelProviders, providerModels } from '@cairn/db/schema';
 import { asc, eq, inArray } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeModelProvider } from './serialize-model-provider.ts';
 
-export async function listModelProviders(db: Db, ownerId: number) {
+export async function listModelProviders({ db }: Pick<Ctx, 'db'>, ownerId: number) {
   const providers = await db
     .select()
     .from(modelProviders)

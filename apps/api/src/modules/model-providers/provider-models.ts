@@ -1,14 +1,14 @@
 import type { TAddProviderModelRequest, TUpdateProviderModelRequest } from '@cairn/contracts/model-providers';
-import type { Db } from '@cairn/db/client';
 import { providerModels } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError, fieldError, notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findModelProvider } from './find-model-provider.ts';
 import { serializeProviderModel } from './serialize-model-provider.ts';
 
 /** Adds a model (entered by hand or picked from "test connection") to the caller's provider. */
 export async function addProviderModel(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   providerUuid: string,
   input: TAddProviderModelRequest,
@@ -36,7 +36,7 @@ export async function addProviderModel(
 
 /** Sets or clears the prices per million tokens the analytics estimate a model's cost with. */
 export async function updateProviderModel(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   ids: { providerId: string; modelId: string },
   input: TUpdateProviderModelRequest,
@@ -59,7 +59,12 @@ export async function updateProviderModel(
   return serializeProviderModel(row);
 }
 
-export async function removeProviderModel(db: Db, ownerId: number, providerUuid: string, modelUuid: string) {
+export async function removeProviderModel(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  providerUuid: string,
+  modelUuid: string,
+) {
   const provider = await findModelProvider(db, ownerId, providerUuid);
   const [row] = await db
     .delete(providerModels)

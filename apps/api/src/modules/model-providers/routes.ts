@@ -15,8 +15,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { bindSecretBox } from '../../models/provider-secrets.ts';
-import { bindProviderAddressPolicy } from '../../models/provider-url.ts';
 import { createModelProvider } from './create-model-provider.ts';
 import { findModelProvider, modelsOf } from './find-model-provider.ts';
 import { listAvailableModels } from './list-available-models.ts';
@@ -31,10 +29,6 @@ const deleted = z.null().describe('Deleted');
 
 /** Model providers of the signed-in user (`/api/model-providers/…`) and the models they may choose. */
 export default async function modelProviderRoutes(fastify: FastifyInstance) {
-  // Provider keys are sealed with a key derived from SECRET_KEY; workers resolve models through
-  // the same database, so the box is bound to it here, once.
-  bindSecretBox(fastify.database, fastify.secrets);
-  bindProviderAddressPolicy(fastify.database, fastify.config.providerAddresses);
   fastify.addHook('onRequest', fastify.authenticate);
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = { tags: ['model providers'], security: [{ token: [] }] };
@@ -43,7 +37,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/model-providers/',
     { schema: { ...base, response: { 200: ZModelProviderList, ...errors } } },
-    (request) => listModelProviders(app.db, request.user.id),
+    (request) => listModelProviders(app, request.user.id),
   );
 
   app.post(
@@ -60,7 +54,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.status(201);
-      return createModelProvider(app.database, request.user.id, request.body);
+      return createModelProvider(app, request.user.id, request.body);
     },
   );
 
@@ -69,7 +63,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
     { schema: { ...base, params: ZProviderParams, response: { 200: ZModelProvider, ...errors } } },
     async (request) => {
       const provider = await findModelProvider(app.db, request.user.id, request.params.providerId);
-      return serializeModelProvider(provider, await modelsOf(app.db, provider.id));
+      return serializeModelProvider(provider, await modelsOf(app, provider.id));
     },
   );
 
@@ -85,14 +79,14 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZModelProvider, ...errors },
       },
     },
-    (request) => updateModelProvider(app.database, request.user.id, request.params.providerId, request.body),
+    (request) => updateModelProvider(app, request.user.id, request.params.providerId, request.body),
   );
 
   app.delete(
     one,
     { schema: { ...base, params: ZProviderParams, response: { 204: deleted, ...errors } } },
     async (request, reply) => {
-      await deleteModelProvider(app.database, request.user.id, request.params.providerId);
+      await deleteModelProvider(app, request.user.id, request.params.providerId);
       return reply.status(204).send(null);
     },
   );
@@ -109,7 +103,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZTestConnectionResponse, ...errors },
       },
     },
-    (request) => testProviderConnection(app.database, request.user.id, request.params.providerId),
+    (request) => testProviderConnection(app, request.user.id, request.params.providerId),
   );
 
   app.post(
@@ -125,7 +119,7 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       reply.status(201);
-      return addProviderModel(app.db, request.user.id, request.params.providerId, request.body);
+      return addProviderModel(app, request.user.id, request.params.providerId, request.body);
     },
   );
 
@@ -142,14 +136,14 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZProviderModel, ...errors },
       },
     },
-    (request) => updateProviderModel(app.db, request.user.id, request.params, request.body),
+    (request) => updateProviderModel(app, request.user.id, request.params, request.body),
   );
 
   app.delete(
     `${one}models/:modelId/`,
     { schema: { ...base, params: ZProviderModelParams, response: { 204: deleted, ...errors } } },
     async (request, reply) => {
-      await removeProviderModel(app.db, request.user.id, request.params.providerId, request.params.modelId);
+      await removeProviderModel(app, request.user.id, request.params.providerId, request.params.modelId);
       return reply.status(204).send(null);
     },
   );
@@ -163,6 +157,6 @@ export default async function modelProviderRoutes(fastify: FastifyInstance) {
         response: { 200: ZAvailableModelList, ...errors },
       },
     },
-    (request) => listAvailableModels(app.db, request.user.id),
+    (request) => listAvailableModels(app, request.user.id),
   );
 }

@@ -48,7 +48,7 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
       const [chatrooms, attention] = selected
         ? await Promise.all([
             optional(request, 'chatrooms', sidebarChatroomsOf(app.db, selected.id)),
-            optional(request, 'attention counts', countAttention(app.db, selected.id)),
+            optional(request, 'attention counts', countAttention(app, selected.id)),
           ])
         : [[], null];
       return {

@@ -1,8 +1,8 @@
 import { NOTIFICATION_EVENT_LABELS, type TNotificationEvent } from '@cairn/contracts/notifications';
 import { chatroomViews, notifications, users } from '@cairn/db/schema';
 import { and, eq, isNull, lte, or } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Job } from 'pg-boss';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { QueueOptions } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
 import { notificationMail } from './notification-mail.ts';
@@ -28,7 +28,7 @@ export const EMAIL_RETRY_DELAYS_MS = [1, 5, 15, 60, 180, 360, 720].map((minutes)
  * fires early or twice only re-reads it.
  */
 export async function queueNotificationEmail(
-  app: FastifyInstance,
+  app: Ctx,
   notificationId: number,
   dueAt: Date,
   { failures = 0, tx }: QueueOptions & { failures?: number } = {},
@@ -42,7 +42,7 @@ export async function queueNotificationEmail(
 }
 
 /** The e-mail worker's batch, one job after the other. */
-export async function runEmailJobs(app: FastifyInstance, jobs: Job<EmailJob>[]) {
+export async function runEmailJobs(app: Ctx, jobs: Job<EmailJob>[]) {
   for (const job of jobs) await runEmailJob(app, job.data);
 }
 
@@ -51,7 +51,7 @@ export async function runEmailJobs(app: FastifyInstance, jobs: Job<EmailJob>[]) 
  * `EMAIL_RETRY_DELAYS_MS`; when they are spent the e-mail is given up (`skipped`) and logged, so
  * a mailer that stays broken does not make a job a minute forever.
  */
-export async function runEmailJob(app: FastifyInstance, job: EmailJob): Promise<void> {
+export async function runEmailJob(app: Ctx, job: EmailJob): Promise<void> {
   const { notificationId, failures = 0 } = job;
   try {
     await deliverNotificationEmail(app, notificationId, failures);
@@ -81,7 +81,7 @@ export const EMAIL_SEND_LEASE_MS = 5 * 60_000;
  * The same for every send of one notification's e-mail, so a mail system (or a mail client) drops
  * the second copy sent after a crash between sending and recording it.
  */
-export function notificationMessageId(app: FastifyInstance, notificationId: number): string {
+export function notificationMessageId(app: Ctx, notificationId: number): string {
   return `<notification-${notificationId}@${new URL(app.config.publicUrl).hostname}>`;
 }
 
@@ -94,7 +94,7 @@ export type EmailOutcome = 'sent' | 'waiting' | 'held' | 'skipped' | 'gone';
  * it is an urgent handoff.
  */
 export async function deliverNotificationEmail(
-  app: FastifyInstance,
+  app: Ctx,
   notificationId: number,
   failures = 0,
 ): Promise<EmailOutcome> {

@@ -1,7 +1,7 @@
 import { notifications, pushSubscriptions } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { RequestDetails } from 'web-push';
+import type { Ctx } from '../../lib/ctx.ts';
 import { guardedRequest, resolvePublicAddress } from '../../lib/ssrf.ts';
 import { HEARTBEAT, type QueueOptions } from '../../plugins/jobs.ts';
 import { bodyAsOf } from './handoff-deadline.ts';
@@ -14,7 +14,7 @@ export interface PushJob {
 }
 
 export async function queueNotificationPush(
-  app: FastifyInstance,
+  app: Ctx,
   notificationId: number,
   { at, tx }: QueueOptions & { at?: Date } = {},
 ) {
@@ -41,7 +41,7 @@ export interface PushPayload {
  * the endpoint is the browser's word, so its host is resolved once, checked like any user URL, and
  * that address is the one connected to.
  */
-async function post(app: FastifyInstance, details: RequestDetails): Promise<number> {
+async function post(app: Ctx, details: RequestDetails): Promise<number> {
   const req = await guardedRequest(
     new URL(details.endpoint),
     (url) => resolvePublicAddress(url.hostname, { allowLoopback: app.config.allowPrivateUrls }),
@@ -63,7 +63,7 @@ async function post(app: FastifyInstance, details: RequestDetails): Promise<numb
  * A subscription the push service says is gone (404, 410) is removed.
  */
 export async function deliverNotificationPush(
-  app: FastifyInstance,
+  app: Ctx,
   notificationId: number,
 ): Promise<'sent' | 'held' | 'skipped'> {
   const [row] = await app.db.select().from(notifications).where(eq(notifications.id, notificationId));
@@ -97,7 +97,7 @@ function vapidSubject(config: { publicUrl: string; mailFrom: string }): string {
 }
 
 /** Pushes to every browser of the user; returns how many push services accepted it. */
-export async function pushTo(app: FastifyInstance, userId: number, payload: PushPayload): Promise<number> {
+export async function pushTo(app: Ctx, userId: number, payload: PushPayload): Promise<number> {
   const subscriptions = await app.db
     .select()
     .from(pushSubscriptions)

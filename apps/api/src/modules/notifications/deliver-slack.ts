@@ -1,6 +1,6 @@
 import { integrations, notifications } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { HEARTBEAT, type QueueOptions } from '../../plugins/jobs.ts';
 import { openSecret } from '../integrations/integration-secrets.ts';
 import { describeSlackError, slackClient } from '../integrations/slack-client.ts';
@@ -14,11 +14,7 @@ export interface SlackJob {
 }
 
 /** Queued at once: Slack messages have no delay and no quiet hours (they hold e-mail and push). */
-export async function queueNotificationSlack(
-  app: FastifyInstance,
-  notificationId: number,
-  { tx }: QueueOptions = {},
-) {
+export async function queueNotificationSlack(app: Ctx, notificationId: number, { tx }: QueueOptions = {}) {
   await app.jobs.send<SlackJob>(
     SLACK_QUEUE,
     { notificationId },
@@ -44,7 +40,7 @@ export interface OwnerSlackPost {
  * sends nothing: false), once across runs of its job. A refusal by Slack throws.
  */
 export async function postToOwnerSlack(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   message: { title: string; body: string; url: string | null },
   post: OwnerSlackPost,
@@ -97,7 +93,7 @@ export class SlackPostError extends Error {}
  * integration_failed and could loop back here.
  */
 export async function deliverNotificationSlack(
-  app: FastifyInstance,
+  app: Ctx,
   notificationId: number,
   rerun: boolean,
 ): Promise<boolean> {

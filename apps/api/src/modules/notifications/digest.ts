@@ -2,7 +2,7 @@ import type { TNotificationEvent, TNotificationProfile } from '@cairn/contracts/
 import { applications, notificationProfiles, notifications, users } from '@cairn/db/schema';
 import { and, asc, eq, gt, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { digestMail } from './digest-mail.ts';
 import { getProfile } from './profile.ts';
 import { unsubscribeUrl } from './unsubscribe.ts';
@@ -45,7 +45,7 @@ export const DIGEST_SEND_LEASE_MS = 5 * 60_000;
  * The same for every send of one owner's digest of one period, so a mail system (or a mail client)
  * drops the copy sent again after a crash between sending it and recording it (decision 061).
  */
-export function digestMessageId(app: FastifyInstance, userId: number, periodEnd: Date): string {
+export function digestMessageId(app: Ctx, userId: number, periodEnd: Date): string {
   return `<digest-${userId}-${periodEnd.getTime()}@${new URL(app.config.publicUrl).hostname}>`;
 }
 
@@ -63,7 +63,7 @@ type DigestState = Pick<
  * same digest again, under the same Message-ID. A run whose e-mail fails gives its claim back, so the
  * next run tries again. Returns the owners e-mailed.
  */
-export async function sendDueDigests(app: FastifyInstance): Promise<number[]> {
+export async function sendDueDigests(app: Ctx): Promise<number[]> {
   const now = app.notifications.clock();
   const candidates = await app.db
     .select({
@@ -101,7 +101,7 @@ function periodToSend(state: DigestState, profile: TNotificationProfile, now: Da
 
 const nullOr = (column: PgColumn, value: Date | null) => (value ? eq(column, value) : isNull(column));
 
-async function sendDigestIfDue(app: FastifyInstance, state: DigestState, now: Date) {
+async function sendDigestIfDue(app: Ctx, state: DigestState, now: Date) {
   const profile = await getProfile(app.db, state.userId);
   if (profile.digest === 'off') return false;
   const periodEnd = periodToSend(state, profile, now);
@@ -151,7 +151,7 @@ async function sendDigestIfDue(app: FastifyInstance, state: DigestState, now: Da
 
 /** The digest of what happened in (since, periodEnd]; false when nothing did. */
 async function sendDigest(
-  app: FastifyInstance,
+  app: Ctx,
   {
     userId,
     frequency,

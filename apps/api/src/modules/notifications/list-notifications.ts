@@ -6,6 +6,7 @@ import {
 import type { Db } from '@cairn/db/client';
 import { applications, chatrooms, notifications } from '@cairn/db/schema';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { getProfile } from './profile.ts';
 import { serializeNotification } from './serialize-notification.ts';
 
@@ -34,7 +35,10 @@ async function countUnread(db: Db, ownerId: number, kinds: string[]): Promise<nu
 }
 
 /** The owner's latest notifications in the bell, newest first, with how many are unread. */
-export async function listNotifications(db: Db, ownerId: number): Promise<TNotificationList> {
+export async function listNotifications(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+): Promise<TNotificationList> {
   const kinds = await inAppKinds(db, ownerId);
   const rows = await db
     .select({ n: notifications, applicationUuid: applications.uuid, chatroomUuid: chatrooms.uuid })
@@ -53,7 +57,11 @@ export async function listNotifications(db: Db, ownerId: number): Promise<TNotif
 }
 
 /** Marks the given notifications (only the owner's own; others are ignored) or all as read. */
-export async function markRead(db: Db, ownerId: number, which: { uuids?: string[]; all?: true }) {
+export async function markRead(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  which: { uuids?: string[]; all?: true },
+) {
   await db
     .update(notifications)
     .set({ readAt: sql`now()` })

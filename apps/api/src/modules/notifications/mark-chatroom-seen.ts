@@ -1,12 +1,12 @@
 import { applications, chatrooms, chatroomViews } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 
 /**
  * Records that the owner opened a chatroom's messages now ("seen in the app"): a notification
  * e-mail about it that is still waiting is skipped. Never throws; reading messages goes on.
  */
-export async function markChatroomSeen(app: FastifyInstance, ownerId: number, chatroomUuid: string) {
+export async function markChatroomSeen(app: Ctx, ownerId: number, chatroomUuid: string) {
   try {
     const [room] = await app.db
       .select({ id: chatrooms.id })

@@ -1,7 +1,7 @@
 import { ASSISTANT_SENDER, CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat';
 import { applications } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { InChatroom, ProductEvents } from '../../lib/product-events.ts';
 import { markChatroomSeen } from './mark-chatroom-seen.ts';
 import { type NewNotification, recordNotification } from './record-notification.ts';
@@ -11,7 +11,7 @@ import { type NewNotification, recordNotification } from './record-notification.
  * Each decides from the rows it is given whether the event is one to tell, so the many messages
  * that are not cost no query. None throws.
  */
-export function subscribeNotifications(app: FastifyInstance) {
+export function subscribeNotifications(app: Ctx) {
   app.events.on('chatroom.seen', ({ ownerId, chatroomUuid }) => markChatroomSeen(app, ownerId, chatroomUuid));
   app.events.on('conversation.created', (where) => notifyConversationStarted(app, where));
   app.events.on('message.created', (where) => notifyMessage(app, where, where.message));
@@ -51,7 +51,7 @@ const oneLine = (text: string, max = 140) => {
 };
 
 async function notifyInChatroom(
-  app: FastifyInstance,
+  app: Ctx,
   { application, chatroom }: Where,
   make: (appName: string, room: string) => Omit<NewNotification, 'application' | 'chatroom' | 'link'>,
 ) {
@@ -67,7 +67,7 @@ async function notifyInChatroom(
   });
 }
 
-async function notifyConversationStarted(app: FastifyInstance, where: Where) {
+async function notifyConversationStarted(app: Ctx, where: Where) {
   if (!withAVisitor(where.chatroom)) return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'conversation_started',
@@ -76,7 +76,7 @@ async function notifyConversationStarted(app: FastifyInstance, where: Where) {
   }));
 }
 
-async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyMessage(app: Ctx, where: Where, row: MessageRow) {
   const { chatroom } = where;
   if (!fromOthers(chatroom)) return;
   if (row.senderIdentifier === ASSISTANT_SENDER) {
@@ -97,7 +97,7 @@ async function notifyMessage(app: FastifyInstance, where: Where, row: MessageRow
   }));
 }
 
-async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRow) {
+async function notifyFeedback(app: Ctx, where: Where, row: MessageRow) {
   if (row.feedback !== 'down') return;
   await notifyInChatroom(app, where, (appName, room) => ({
     event: 'negative_feedback',
@@ -106,7 +106,7 @@ async function notifyFeedback(app: FastifyInstance, where: Where, row: MessageRo
   }));
 }
 
-async function notifyHandoff(app: FastifyInstance, where: ProductEvents['handoff.requested']) {
+async function notifyHandoff(app: Ctx, where: ProductEvents['handoff.requested']) {
   const { takeover } = where;
   // The widget's settings as the visitor's request read them. The timeout job (handoff.ts) was queued for the wait from now: the same deadline, on the
   // notifications' clock (which tests set).
@@ -125,7 +125,7 @@ async function notifyHandoff(app: FastifyInstance, where: ProductEvents['handoff
 }
 
 async function notifyKnowledgeFailed(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,
 ) {
@@ -141,7 +141,7 @@ async function notifyKnowledgeFailed(
 
 /** Scheduled checks of a web page (or a site import) started failing: told once, until it recovers. */
 async function notifyCheckFailing(
-  app: FastifyInstance,
+  app: Ctx,
   owner: { ownerId: number; applicationUuid: string },
   row: KnowledgeItemRow,
   reason: string,
@@ -157,7 +157,7 @@ async function notifyCheckFailing(
 
 /** A webhook Cairn turned off, or a chat integration that stopped working. */
 export async function notifyIntegrationFailed(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   what: { title: string; reason: string },
 ) {

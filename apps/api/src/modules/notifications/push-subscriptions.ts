@@ -1,9 +1,9 @@
 import type { TPushSubscriptionRequest } from '@cairn/contracts/notifications';
 import { pushSubscriptions } from '@cairn/db/schema';
 import { and, count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 
-export async function pushConfig(app: FastifyInstance, userId: number) {
+export async function pushConfig(app: Ctx, userId: number) {
   const [row] = await app.db
     .select({ n: count() })
     .from(pushSubscriptions)
@@ -12,7 +12,7 @@ export async function pushConfig(app: FastifyInstance, userId: number) {
 }
 
 /** Saves a browser's subscription; the same endpoint again (another sign-in) moves it to this user. */
-export async function subscribePush(app: FastifyInstance, userId: number, sub: TPushSubscriptionRequest) {
+export async function subscribePush(app: Ctx, userId: number, sub: TPushSubscriptionRequest) {
   await app.db
     .insert(pushSubscriptions)
     .values({ userId, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth })
@@ -23,7 +23,7 @@ export async function subscribePush(app: FastifyInstance, userId: number, sub: T
   return pushConfig(app, userId);
 }
 
-export async function unsubscribePush(app: FastifyInstance, userId: number, endpoint: string) {
+export async function unsubscribePush(app: Ctx, userId: number, endpoint: string) {
   await app.db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)));

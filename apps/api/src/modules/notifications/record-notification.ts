@@ -1,6 +1,6 @@
 import type { TNotificationChannel, TNotificationKind } from '@cairn/contracts/notifications';
 import { notifications } from '@cairn/db/schema';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { queueNotificationEmail } from './deliver-email.ts';
 import { queueNotificationPush } from './deliver-push.ts';
 import { queueNotificationSlack } from './deliver-slack.ts';
@@ -35,11 +35,7 @@ export interface NewNotification {
  * outbox: the jobs send from the row). Called after the change is committed; it never throws,
  * so the request that caused the event goes on whatever happens here.
  */
-export async function recordNotification(
-  app: FastifyInstance,
-  ownerId: number,
-  input: NewNotification,
-): Promise<void> {
+export async function recordNotification(app: Ctx, ownerId: number, input: NewNotification): Promise<void> {
   try {
     const profile = await getProfile(app.db, ownerId);
     const now = app.notifications.clock();

@@ -70,7 +70,7 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
         response: { 200: ZNotificationList, ...errors },
       },
     },
-    (request) => listNotifications(app.db, request.user.id),
+    (request) => listNotifications(app, request.user.id),
   );
 
   app.post(
@@ -83,7 +83,7 @@ export default async function notificationRoutes(fastify: FastifyInstance) {
         response: { 200: ZMarkReadResponse, ...errors },
       },
     },
-    (request) => markRead(app.db, request.user.id, request.body),
+    (request) => markRead(app, request.user.id, request.body),
   );
 
   app.post(

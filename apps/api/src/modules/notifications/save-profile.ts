@@ -1,12 +1,12 @@
 import type { TNotificationProfile } from '@cairn/contracts/notifications';
 import { integrations } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { putProfile } from './profile.ts';
 
 /** `PUT /api/notification-profile/`: the Slack target must be one of the owner's own Slack integrations. */
-export async function saveProfile(app: FastifyInstance, userId: number, profile: TNotificationProfile) {
+export async function saveProfile(app: Ctx, userId: number, profile: TNotificationProfile) {
   if (profile.slack) {
     const [owned] = await app.db
       .select({ id: integrations.id })

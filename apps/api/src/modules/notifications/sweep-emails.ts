@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { EMAIL_QUEUE, queueNotificationEmail } from './deliver-email.ts';
 
 /** An e-mail due this long without a job waiting for it lost its job. */
@@ -11,7 +11,7 @@ const GRACE_SECONDS = 120;
  * With `all` (at start on PGlite, where no other process can be working) an `active` job is known
  * dead too. Returns how many were queued.
  */
-export async function sweepEmails(app: FastifyInstance, options: { all?: boolean } = {}): Promise<number> {
+export async function sweepEmails(app: Ctx, options: { all?: boolean } = {}): Promise<number> {
   const all = options.all === true;
   const { rows } = await app.database.query<{ id: number; email_due_at: string | Date | null }>(
     `SELECT n.id, n.email_due_at FROM notifications n

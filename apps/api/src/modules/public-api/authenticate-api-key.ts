@@ -2,7 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
 import { apiKeys, applications } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { countHit, countHitsSql, fixedWindow, pruneHitsSometimes } from '../../lib/rate-limit.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { isWellFormedApiKey } from '../api-keys/key-format.ts';
@@ -45,7 +46,7 @@ const rateLimitHeaders = (limit: number, remaining: number, resetSeconds: number
  * carries those headers: before a key is accepted they are the address's budget of failed checks,
  * the only limit that applies then.
  */
-export function apiKeyAuthenticator(app: FastifyInstance) {
+export function apiKeyAuthenticator(app: Ctx) {
   // The key's lookup counts its hit too, in one statement (a CTE): a valid, unexpired key's
   // requests are counted as before, without a round trip of their own. Built once: drizzle's
   // building of it cost about as much CPU as PGlite's running it, on every request (decision 074).

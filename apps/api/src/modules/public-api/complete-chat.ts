@@ -5,7 +5,8 @@ import type {
   TChatCompletionRequest,
   TCompletionUsage,
 } from '@cairn/contracts/public-api';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
 import { openEventStream } from './open-event-stream.ts';
 import { modelNotFound } from './openai-error.ts';
@@ -34,7 +35,7 @@ const finishReasonOf = (message: TMessage) =>
  * answer is sent back in the Chat Completions format, whole or as server-sent events.
  */
 export async function completeChat(
-  app: FastifyInstance,
+  app: Ctx,
   request: FastifyRequest,
   reply: FastifyReply,
   body: TChatCompletionRequest,

@@ -8,7 +8,8 @@ import {
 } from '@cairn/contracts/responses';
 import { chatrooms, storedResponses } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { KeyPrincipal } from './authenticate-api-key.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
 import { openEventStream } from './open-event-stream.ts';
@@ -190,7 +191,7 @@ function outputMessage(
 }
 
 /** The stored conversation a `previous_response_id` continues (a 404 naming it otherwise). */
-async function previousConversation(app: FastifyInstance, principal: KeyPrincipal, id: string) {
+async function previousConversation(app: Ctx, principal: KeyPrincipal, id: string) {
   const [row] = !RESPONSE_ID.test(id)
     ? []
     : await app.db
@@ -212,12 +213,7 @@ async function previousConversation(app: FastifyInstance, principal: KeyPrincipa
   return channelConversation(app, principal, 'api', row.chatroomUuid, 'previous_response_id');
 }
 
-async function store(
-  app: FastifyInstance,
-  principal: KeyPrincipal,
-  chatroomUuid: string,
-  response: TResponse,
-) {
+async function store(app: Ctx, principal: KeyPrincipal, chatroomUuid: string, response: TResponse) {
   const [room] = await app.db
     .select({ id: chatrooms.id })
     .from(chatrooms)
@@ -234,7 +230,7 @@ async function store(
 }
 
 /** `GET /api/v1/responses/{id}`: a stored response of the key's application. */
-export async function getStoredResponse(app: FastifyInstance, principal: KeyPrincipal, id: string) {
+export async function getStoredResponse(app: Ctx, principal: KeyPrincipal, id: string) {
   const [row] = !RESPONSE_ID.test(id)
     ? []
     : await app.db
@@ -260,7 +256,7 @@ export async function getStoredResponse(app: FastifyInstance, principal: KeyPrin
  * stream of events. Stored responses (the default) can be read back and continued.
  */
 export async function createResponse(
-  app: FastifyInstance,
+  app: Ctx,
   request: FastifyRequest,
   reply: FastifyReply,
   body: TResponseRequest,

@@ -2,7 +2,7 @@ import type { TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import { isFinalStatus } from '@cairn/contracts/message-rules';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { serializeMessage } from '../chatrooms/serialize-chat.ts';
 
 /**
@@ -24,7 +24,7 @@ const isLast = (step: AnswerStep) => step.kind === 'done' || step.kind === 'inte
  */
 const openFollowers = new WeakMap<object, Set<{ interrupt(): void; ended: Promise<void> }>>();
 
-const followersOf = (app: FastifyInstance) => {
+const followersOf = (app: Ctx) => {
   let set = openFollowers.get(app.realtime);
   if (!set) {
     set = new Set();
@@ -38,7 +38,7 @@ const followersOf = (app: FastifyInstance) => {
  * way, whichever process writes them) to end, then ends those left with `interrupted`, so their
  * requests end and the process can close.
  */
-export async function settleFollowers(app: FastifyInstance, timeoutMs: number): Promise<void> {
+export async function settleFollowers(app: Ctx, timeoutMs: number): Promise<void> {
   const followers = [...followersOf(app)];
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -82,7 +82,7 @@ export interface AnswerFollower {
  * (its process died) is followed in its new run: what it writes again is not repeated, what follows
  * is handed on, and text of the old run it does not write again ends the text with `restarted`.
  */
-export function followAnswer(app: FastifyInstance, ownerId: number, answerUuid: string): AnswerFollower {
+export function followAnswer(app: Ctx, ownerId: number, answerUuid: string): AnswerFollower {
   const steps: AnswerStep[] = [];
   let wake: (() => void) | null = null;
   /** The text of the run followed, as received in order; `handed` is what was handed on. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TChatroomSource, TMessage, TSendMessageResponse, TSource } from '@cairn/contracts/chat';
 import { chatrooms } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { AnswerRequest } from '../chatrooms/answer/answer-queue.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import type { ChatroomRow } from '../chatrooms/serialize-chat.ts';
@@ -79,7 +79,7 @@ export const handledByHuman = (stored: boolean, param = 'conversation_id') =>
  * continues; a 404 naming `param` for any other (another application's, the owner's own chats).
  */
 export async function channelConversation(
-  app: FastifyInstance,
+  app: Ctx,
   principal: KeyPrincipal,
   source: TChatroomSource,
   uuid: string,
@@ -121,7 +121,7 @@ export interface StartedAnswer {
  * can start (decision 040). The caller reads the follower and closes it.
  */
 export async function startAnswer(
-  app: FastifyInstance,
+  app: Ctx,
   principal: KeyPrincipal,
   input: {
     source: TChatroomSource;

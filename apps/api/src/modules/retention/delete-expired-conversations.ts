@@ -1,7 +1,7 @@
 import { isInSidebar, type TChatroom } from '@cairn/contracts/chat';
 import { applications } from '@cairn/db/schema';
 import { isNotNull, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { rowsOf } from '../../rag/sql-rows.ts';
 
 /**
@@ -23,7 +23,7 @@ type DeletedRoom = Pick<TChatroom, 'uuid' | 'source' | 'handled_by' | 'waiting_s
  * conversations were deleted.
  */
 export async function deleteExpiredConversations(
-  app: FastifyInstance,
+  app: Ctx,
   now: Date,
   batch = RETENTION_BATCH,
 ): Promise<number> {
@@ -64,7 +64,7 @@ export async function deleteExpiredConversations(
 
 /** One batch of one application's expired chatrooms, oldest first, in its own transaction. */
 async function deleteBatch(
-  app: FastifyInstance,
+  app: Ctx,
   applicationId: number,
   cutoff: Date,
   batch: number,

@@ -1,7 +1,7 @@
-import type { Db } from '@cairn/db/client';
 import { applications } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { fieldError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import {
   addressRange,
   assertPublicAddress,
@@ -34,7 +34,11 @@ export function checkWebhookUrl(url: string, allowPrivateUrls: boolean): void {
 }
 
 /** The caller's application id for `application_uuid`; a field error when it is not theirs. */
-export async function applicationIdFor(db: Db, ownerId: number, uuid: string | null | undefined) {
+export async function applicationIdFor(
+  { db }: Pick<Ctx, 'db'>,
+  ownerId: number,
+  uuid: string | null | undefined,
+) {
   if (!uuid) return null;
   const [app] = await db
     .select({ id: applications.id })

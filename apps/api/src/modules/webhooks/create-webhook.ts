@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { type TCreatedWebhook, WEBHOOKS_MAX, type ZCreateWebhookRequest } from '@cairn/contracts/webhooks';
 import { webhooks } from '@cairn/db/schema';
 import { count, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { applicationIdFor, checkWebhookUrl } from './check-webhook-target.ts';
 import { serializeWebhook } from './serialize-webhook.ts';
 import { newWebhookSecret, secretContext } from './webhook-signing.ts';
 
 /** Creates the owner's webhook; the answer is the only place its secret appears in clear. */
 export async function createWebhook(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   input: z.output<typeof ZCreateWebhookRequest>,
 ): Promise<TCreatedWebhook> {
   checkWebhookUrl(input.url, app.config.allowPrivateUrls);
-  const applicationId = await applicationIdFor(app.db, ownerId, input.application_uuid);
+  const applicationId = await applicationIdFor(app, ownerId, input.application_uuid);
   const [existing] = await app.db.select({ n: count() }).from(webhooks).where(eq(webhooks.ownerId, ownerId));
   if ((existing?.n ?? 0) >= WEBHOOKS_MAX)
     throw new AppError('conflict', `You can have at most ${WEBHOOKS_MAX} webhooks. Delete one first.`);

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Db } from '@cairn/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { DeliveryError, type PostResult, postWebhook } from './post-webhook.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
@@ -26,7 +26,7 @@ export const failingReason = (days: number) =>
  * followed) is retried on the schedule, not before a `Retry-After` on 429/503, until the schedule
  * is spent. Every write after the claim is conditional on the lease.
  */
-export async function deliverWebhook(app: FastifyInstance, deliveryId: number): Promise<void> {
+export async function deliverWebhook(app: Ctx, deliveryId: number): Promise<void> {
   const { settings } = app.webhooks;
   const lease = randomUUID();
   const lockSeconds = Math.ceil(settings.timeoutMs / 1000) + 30;
@@ -197,7 +197,7 @@ export async function disableWebhook(tx: Db, webhookId: number, reason: string):
 }
 
 /** The current secret, and the previous one while its rotation window lasts. */
-function secretsOf(app: FastifyInstance, webhook: WebhookRow, now: Date): string[] {
+function secretsOf(app: Ctx, webhook: WebhookRow, now: Date): string[] {
   const context = secretContext(webhook.uuid);
   const secrets = [app.secrets.open(webhook.secretCiphertext, context)];
   if (
@@ -218,7 +218,7 @@ function describeStatus(status: number): string {
 }
 
 /** Tells the owner (the notifications subscribe: the bell, and e-mail, push or Slack as the profile asks). */
-async function notifyDisabled(app: FastifyInstance, webhook: WebhookRow, reason: string) {
+async function notifyDisabled(app: Ctx, webhook: WebhookRow, reason: string) {
   await app.events.emit('integration.failed', {
     ownerId: webhook.ownerId,
     title: 'A webhook was disabled',

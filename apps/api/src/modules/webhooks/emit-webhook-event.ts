@@ -6,7 +6,7 @@ import {
 import type { Db } from '@cairn/db/client';
 import { applications, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { and, arrayContains, eq, isNull, or } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
 
 export interface WebhookEvent<T extends TWebhookEventType> {
@@ -25,7 +25,7 @@ export interface WebhookEvent<T extends TWebhookEventType> {
  * the caller's transaction instead, and a failure is the caller's to handle.
  */
 export async function emitWebhookEvent<T extends TWebhookEventType>(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   event: WebhookEvent<T>,
   options: { tx?: Db } = {},

@@ -1,14 +1,14 @@
 import type { TWebhookDeliveryList } from '@cairn/contracts/webhooks';
-import type { Db } from '@cairn/db/client';
 import { webhookAttempts, webhookDeliveries } from '@cairn/db/schema';
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from 'drizzle-orm';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findWebhook } from './find-webhook.ts';
 import { type AttemptRow, serializeDelivery } from './serialize-delivery.ts';
 
 /** The webhook's deliveries, newest first, each with its attempts; `before` pages to older ones. */
 export async function listDeliveries(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   webhookUuid: string,
   query: { limit: number; before?: string | undefined },

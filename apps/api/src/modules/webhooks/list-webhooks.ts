@@ -1,11 +1,11 @@
 import type { TWebhook } from '@cairn/contracts/webhooks';
-import type { Db } from '@cairn/db/client';
 import { applications, webhooks } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import { lastFailureReason, serializeWebhook } from './serialize-webhook.ts';
 
 /** The owner's webhooks, newest first. */
-export async function listWebhooks(db: Db, ownerId: number): Promise<TWebhook[]> {
+export async function listWebhooks({ db }: Pick<Ctx, 'db'>, ownerId: number): Promise<TWebhook[]> {
   const rows = await db
     .select({ webhook: webhooks, applicationUuid: applications.uuid, lastFailure: lastFailureReason })
     .from(webhooks)

@@ -1,6 +1,6 @@
 import { webhooks } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ProductEvents } from '../../lib/product-events.ts';
 import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
 import { serializeItem } from '../knowledge/serialize-item.ts';
@@ -11,7 +11,7 @@ import { emitWebhookEvent } from './emit-webhook-event.ts';
  * each payload built from the serializers the API answers with, so it equals what the API returns.
  * Like `emitWebhookEvent`, none of them throws.
  */
-export function subscribeWebhooks(app: FastifyInstance) {
+export function subscribeWebhooks(app: Ctx) {
   app.events.on('conversation.created', async ({ application, chatroom }) => {
     await emitWebhookEvent(app, application.ownerId, {
       type: 'conversation.created',
@@ -62,7 +62,7 @@ export function subscribeWebhooks(app: FastifyInstance) {
  * Decision 044.
  */
 async function knowledgeItemsEnded(
-  app: FastifyInstance,
+  app: Ctx,
   { owner, items }: ProductEvents['knowledge.items.ended'],
 ): Promise<void> {
   try {

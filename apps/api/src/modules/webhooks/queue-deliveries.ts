@@ -1,5 +1,5 @@
 import type { Db } from '@cairn/db/client';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 
 export const DELIVERY_QUEUE = 'webhook-deliver';
 
@@ -15,7 +15,7 @@ export interface DeliveryJob {
  * transaction would wait for it).
  */
 export async function queueDeliveries(
-  app: FastifyInstance,
+  app: Ctx,
   deliveries: Array<{ id: number; nextAttemptAt: Date | null }>,
   tx?: Db,
 ): Promise<void> {

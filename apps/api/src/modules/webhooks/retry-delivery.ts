@@ -1,8 +1,8 @@
 import type { TWebhookDelivery } from '@cairn/contracts/webhooks';
 import { webhookAttempts, webhookDeliveries } from '@cairn/db/schema';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError, notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findWebhook } from './find-webhook.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
 import { serializeDelivery } from './serialize-delivery.ts';
@@ -12,7 +12,7 @@ import { serializeDelivery } from './serialize-delivery.ts';
  * can drop it). A failed one gets this one attempt; a pending one has its next attempt moved to now.
  */
 export async function retryDelivery(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   webhookUuid: string,
   deliveryUuid: string,

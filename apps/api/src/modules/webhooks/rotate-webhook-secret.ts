@@ -1,7 +1,7 @@
 import type { TRotatedWebhookSecret } from '@cairn/contracts/webhooks';
 import { webhooks } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { findWebhook } from './find-webhook.ts';
 import { newWebhookSecret, secretContext } from './webhook-signing.ts';
 
@@ -11,7 +11,7 @@ import { newWebhookSecret, secretContext } from './webhook-signing.ts';
  * within the window drops the oldest secret.
  */
 export async function rotateWebhookSecret(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   uuid: string,
 ): Promise<TRotatedWebhookSecret> {

@@ -47,7 +47,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
   const base = { tags: ['webhooks'], security: [{ token: [] }] };
 
   app.get(`${prefix}/`, { schema: { ...base, response: { 200: ZWebhookList, ...errors } } }, (request) =>
-    listWebhooks(app.db, request.user.id),
+    listWebhooks(app, request.user.id),
   );
 
   app.post(
@@ -154,7 +154,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
         response: { 200: ZWebhookDeliveryList, ...errors },
       },
     },
-    (request) => listDeliveries(app.db, request.user.id, request.params.webhookId, request.query),
+    (request) => listDeliveries(app, request.user.id, request.params.webhookId, request.query),
   );
 
   app.post(

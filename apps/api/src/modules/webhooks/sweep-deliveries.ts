@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../lib/ctx.ts';
 import { DELIVERY_QUEUE, queueDeliveries } from './queue-deliveries.ts';
 
 /** Finished deliveries (and their attempts) are kept this long for the log. */
@@ -11,10 +11,7 @@ export const DELIVERY_RETENTION_DAYS = 30;
  * until the lease runs out. With `all` (at start on PGlite, where no other process can be
  * working), every lease and every `active` job is known dead. Returns how many were queued.
  */
-export async function sweepDeliveries(
-  app: FastifyInstance,
-  options: { all?: boolean } = {},
-): Promise<number> {
+export async function sweepDeliveries(app: Ctx, options: { all?: boolean } = {}): Promise<number> {
   const all = options.all === true;
   const { rows } = await app.database.query<{ id: number; next_attempt_at: string | Date }>(
     `UPDATE webhook_deliveries d

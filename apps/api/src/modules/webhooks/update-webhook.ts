@@ -1,8 +1,8 @@
 import type { TWebhook, ZUpdateWebhookRequest } from '@cairn/contracts/webhooks';
 import { webhooks } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { Ctx } from '../../lib/ctx.ts';
 import { applicationIdFor, checkWebhookUrl } from './check-webhook-target.ts';
 import { disableWebhook } from './deliver-webhook.ts';
 import { findWebhook } from './find-webhook.ts';
@@ -15,7 +15,7 @@ export const PAUSED_REASON = 'Paused by you.';
  * five-day failure clock starts again); `enabled: false` pauses it, failing what it still had to send.
  */
 export async function updateWebhook(
-  app: FastifyInstance,
+  app: Ctx,
   ownerId: number,
   uuid: string,
   input: z.output<typeof ZUpdateWebhookRequest>,
@@ -27,7 +27,7 @@ export async function updateWebhook(
   if (input.events !== undefined) changes.events = input.events;
   if (input.description !== undefined) changes.description = input.description;
   if (input.application_uuid !== undefined)
-    changes.applicationId = await applicationIdFor(app.db, ownerId, input.application_uuid);
+    changes.applicationId = await applicationIdFor(app, ownerId, input.application_uuid);
   if (input.enabled === true && !webhook.enabled)
     Object.assign(changes, { enabled: true, disabledReason: null, failingSince: null });
   await app.db.transaction(async (tx) => {

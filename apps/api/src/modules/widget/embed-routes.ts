@@ -124,7 +124,7 @@ export default async function embedRoutes(fastify: FastifyInstance) {
       const checked = ZOrigin.safeParse(origin ?? '');
       const refusal = checked.success ? refusalOf(widget, checked.data) : 'origin_not_allowed';
       if (refusal) {
-        if (checked.success) await recordRefusal(app.db, application.id, checked.data, refusal);
+        if (checked.success) await recordRefusal(app, application.id, checked.data, refusal);
         const site = checked.success ? checked.data : 'this page';
         return reply.status(403).send({
           detail:

@@ -1,8 +1,8 @@
 import type { TWidgetConversation } from '@cairn/contracts/widget';
 import { applications, chatrooms } from '@cairn/db/schema';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { announceHandBack, handBackInTransaction } from '../chatrooms/hand-back.ts';
 import { serializeChatroom } from '../chatrooms/serialize-chat.ts';
 import { widgetConversationOf } from './serialize-widget.ts';
@@ -23,7 +23,7 @@ interface HandoffTimeoutJob {
  * time hands the conversation back to the assistant if nobody replied by then.
  */
 export async function requestHandoff(
-  app: FastifyInstance,
+  app: Ctx,
   visitor: VisitorContext,
   conversationUuid: string,
 ): Promise<TWidgetConversation> {
@@ -75,7 +75,7 @@ export async function requestHandoff(
  * while waiting. A reply or a decision by the owner
  * cleared `waiting_since`, and then this does nothing.
  */
-export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTimeoutJob): Promise<void> {
+export async function endUnansweredHandoff(app: Ctx, job: HandoffTimeoutJob): Promise<void> {
   const ended = await app.db.transaction(async (tx) => {
     const [room] = await tx
       .update(chatrooms)
@@ -106,7 +106,7 @@ export async function endUnansweredHandoff(app: FastifyInstance, job: HandoffTim
   await announceHandBack(app, ended.application, ended.room, ended.created);
 }
 
-export async function defineHandoffTimeouts(app: FastifyInstance) {
+export async function defineHandoffTimeouts(app: Ctx) {
   await app.jobs.define<HandoffTimeoutJob>(HANDOFF_TIMEOUT_QUEUE, {
     work: {
       batchSize: 10,

@@ -1,7 +1,7 @@
 import type { TRefusedOrigin } from '@cairn/contracts/widget';
-import type { Db } from '@cairn/db/client';
 import { widgetRefusedOrigins } from '@cairn/db/schema';
 import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { Widget } from './widget-settings.ts';
 
 /** Refused sites kept per application: enough to spot a typo or a forgotten subdomain. */
@@ -24,7 +24,7 @@ export function refusalOf(
  * `REFUSED_ORIGINS_KEPT` sites are kept (anyone can send any `Origin`).
  */
 export async function recordRefusal(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   applicationId: number,
   origin: string,
   reason: RefusalReason,
@@ -57,7 +57,7 @@ export async function recordRefusal(
 
 /** The sites refused lately that the widget, as it is now, would still refuse; latest first. */
 export async function listRefusedOrigins(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   applicationId: number,
   widget: Pick<Widget, 'enabled' | 'allowed_origins'>,
 ): Promise<TRefusedOrigin[]> {

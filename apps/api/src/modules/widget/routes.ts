@@ -21,7 +21,7 @@ export default async function widgetSettingsRoutes(fastify: FastifyInstance) {
       widget,
       app.config.publicUrl,
       application.uuid,
-      await listRefusedOrigins(app.db, application.id, widget),
+      await listRefusedOrigins(app, application.id, widget),
     );
 
   app.get(
@@ -48,7 +48,7 @@ export default async function widgetSettingsRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const application = await findApplication(app.db, request.user.id, request.params.appId);
-      return settingsOf(application, await updateWidget(app.db, application, request.body));
+      return settingsOf(application, await updateWidget(app, application, request.body));
     },
   );
 }

@@ -1,8 +1,9 @@
 import { VISITOR_TOKEN_PREFIX } from '@cairn/contracts/widget';
 import { applications, widgets } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import type { VisitorClaims } from './visitor-token.ts';
 import { type Widget, widgetOf } from './widget-settings.ts';
@@ -22,7 +23,7 @@ const unauthorized = (detail: string) =>
  * removing an origin stops its visitors at once. Nothing here trusts an `Origin` header.
  */
 export async function authenticateVisitor(
-  app: FastifyInstance,
+  app: Ctx,
   request: FastifyRequest,
   options: { renewal?: boolean } = {},
 ): Promise<VisitorContext> {

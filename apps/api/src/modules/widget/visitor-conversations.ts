@@ -9,9 +9,9 @@ import {
 import type { Db } from '@cairn/db/client';
 import { chatrooms, messages } from '@cairn/db/schema';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { notFound } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
 import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
@@ -36,7 +36,7 @@ export async function findVisitorChatroom(db: Db, visitor: VisitorContext, conve
 }
 
 export async function getVisitorConversation(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   visitor: VisitorContext,
   conversationUuid: string,
 ): Promise<TWidgetConversationMessages> {
@@ -64,7 +64,7 @@ const withoutQuery = (url: string) => url.split(/[?#]/, 1)[0] || null;
  * remembers the page it started on), answered unless a person handles the conversation.
  */
 export async function sendVisitorMessage(
-  app: FastifyInstance,
+  app: Ctx,
   visitor: VisitorContext,
   ip: string,
   input: z.output<typeof ZWidgetSendRequest>,
@@ -93,7 +93,7 @@ export async function sendVisitorMessage(
 
 /** Thumbs up/down (or none) on an assistant answer of the visitor's own conversation (see setFeedback). */
 export async function setVisitorFeedback(
-  app: FastifyInstance,
+  app: Ctx,
   visitor: VisitorContext,
   messageUuid: string,
   feedback: TFeedback | null,

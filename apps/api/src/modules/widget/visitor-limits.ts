@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { widgetUsage } from '@cairn/db/schema';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../lib/app-error.ts';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 
 /** The address as a keyed hash: limits can count it without Cairn keeping visitors' addresses. */
@@ -15,7 +15,7 @@ const ipHashOf = (secretKey: string, ip: string) =>
  * owner's message. Simultaneous messages may pass a limit by a few: acceptable for a courtesy
  * limit, and it needs no lock.
  */
-export async function takeVisitorMessage(app: FastifyInstance, visitor: VisitorContext, ip: string) {
+export async function takeVisitorMessage(app: Ctx, visitor: VisitorContext, ip: string) {
   const { application, widget, claims } = visitor;
   const limits = widget.limits;
   const ipHash = ipHashOf(app.config.secretKey, ip);

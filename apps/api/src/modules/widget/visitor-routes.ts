@@ -59,7 +59,7 @@ export default async function visitorRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const visitor = await authenticateVisitor(app, request);
-      return getVisitorConversation(app.db, visitor, request.params.conversationId);
+      return getVisitorConversation(app, visitor, request.params.conversationId);
     },
   );
 

@@ -13,6 +13,7 @@ import type { Db } from '@cairn/db/client';
 import { widgets } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 
 type WidgetRow = typeof widgets.$inferSelect;
@@ -90,7 +91,7 @@ export function widgetConfigOf(widget: Widget): TWidgetConfig {
 
 /** Applies a partial update (limits and takeover merge field by field) and stores the whole. */
 export async function updateWidget(
-  db: Db,
+  { db }: Pick<Ctx, 'db'>,
   application: ApplicationRow,
   input: z.output<typeof ZUpdateWidgetRequest>,
 ): Promise<Widget> {

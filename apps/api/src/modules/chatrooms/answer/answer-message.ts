@@ -6,10 +6,9 @@ import {
   type TSource,
 } from '@cairn/contracts/chat';
 import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
-import type { Database } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx, ModelCtx } from '../../../lib/ctx.ts';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
 import { passageSimilarity } from '../../../rag/passage-similarity.ts';
 import { termStatistics } from '../../../rag/term-statistics.ts';
@@ -36,12 +35,12 @@ const PERSIST_EVERY_MS = 750;
 /** The two collaborators of answering, as the retrieval and model-provider modules export them. */
 export interface AnswerDeps {
   retrieve(
-    database: Database,
+    ctx: ModelCtx,
     application: { id: number; llmModels: TLlmModel[] },
     query: string,
     topK: number,
   ): Promise<Passage[]>;
-  resolveTextModel(database: Database, ownerId: number, ref: TLlmModel): Promise<TextModel>;
+  resolveTextModel(ctx: ModelCtx, ownerId: number, ref: TLlmModel): Promise<TextModel>;
 }
 
 /**
@@ -51,7 +50,7 @@ export interface AnswerDeps {
 export type AbortReason = 'stop' | 'timeout' | 'handoff';
 
 export interface AnswerRun {
-  app: FastifyInstance;
+  app: Ctx;
   deps: AnswerDeps;
   controller: AbortController;
   /** Abort when the model sends nothing for this long. */
@@ -87,12 +86,7 @@ async function* abortable<T>(iterable: AsyncIterable<T>, signal: AbortSignal): A
 }
 
 /** The question this answer replies to and the turns before it, oldest first. */
-async function loadConversation(
-  app: FastifyInstance,
-  chatroomId: number,
-  answerId: number,
-  replyTo: unknown,
-) {
+async function loadConversation(app: Ctx, chatroomId: number, answerId: number, replyTo: unknown) {
   // Only what the prompt needs: an answer's metadata (its citations) is most of its row.
   const rows = await app.db
     .select({
@@ -165,17 +159,17 @@ function withCountedUsage(
  * are what the answer may use; when none does, the knowledge does not cover the question.
  */
 async function searchAndJudge(
-  database: Database,
+  ctx: ModelCtx,
   deps: AnswerDeps,
   application: { id: number; llmModels: TLlmModel[] },
   question: string,
 ): Promise<RelevanceDecision> {
-  const passages = question ? await deps.retrieve(database, application, question, TOP_K) : [];
+  const passages = question ? await deps.retrieve(ctx, application, question, TOP_K) : [];
   const chunkIds = passages.map((p) => p.chunk_id);
   const [stats, similarity] = await Promise.all([
-    passages.length ? termStatistics(database, application.id, question) : null,
+    passages.length ? termStatistics(ctx.database, application.id, question) : null,
     // Vectors are a second opinion: the answer goes on without them when the model fails.
-    passageSimilarity(database, application, question, chunkIds).catch(() => undefined),
+    passageSimilarity(ctx, application, question, chunkIds).catch(() => undefined),
   ]);
   return judgeRelevance(question, passages, stats, similarity);
 }
@@ -269,7 +263,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
             request.history ? { ...loaded, history: request.history } : loaded,
           );
     conversation.catch(() => {});
-    const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app.database, ownerId, ref);
+    const modelReady = ref.provider === 'builtin' ? null : deps.resolveTextModel(app, ownerId, ref);
     modelReady?.catch(() => {});
     const question = target.question ?? (await conversation).question;
     asked = question;
@@ -283,13 +277,13 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     // same time (its result is dropped when a pair or small talk answers): one round trip less on
     // the first word's path.
     const qaLookup = question
-      ? matchQaPair(app.database, application, question).catch((error: unknown) => {
+      ? matchQaPair(app, application, question).catch((error: unknown) => {
           app.log.warn({ err: error }, 'Q&A match failed');
           return null;
         })
       : null;
     const searchStarted = performance.now();
-    const search = searchAndJudge(app.database, deps, application, question);
+    const search = searchAndJudge(app, deps, application, question);
     search.catch(() => {});
     const qa = await qaLookup;
     const smallTalk = smallTalkOf(question);

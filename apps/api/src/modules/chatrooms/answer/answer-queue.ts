@@ -1,6 +1,6 @@
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { Ctx } from '../../../lib/ctx.ts';
 import type { ChatTurn } from '../../../models/types.ts';
 import type { ApplicationRow } from '../../applications/serialize-application.ts';
 import type { ChatroomRow, MessageRow } from '../serialize-chat.ts';
@@ -78,16 +78,16 @@ const leaseEnd = () => sql`now() + make_interval(secs => ${ANSWER_LEASE_SECONDS}
 /** Column values that take an answer for this process. */
 export const takenAnswer = () => ({ status: 'streaming', leaseUntil: leaseEnd() }) as const;
 
-export function wakeAnswerWorkers(app: FastifyInstance): Promise<void> {
+export function wakeAnswerWorkers(app: Ctx): Promise<void> {
   return app.database.notify(ANSWER_KICK_CHANNEL, '');
 }
 
-export function requestStop(app: FastifyInstance, messageId: number, run: number): Promise<void> {
+export function requestStop(app: Ctx, messageId: number, run: number): Promise<void> {
   return app.database.notify(ANSWER_STOP_CHANNEL, `${messageId}:${run}`);
 }
 
 /** Takes up to `limit` pending answers (oldest first) for this process, with what answering needs. */
-export async function takePendingAnswers(app: FastifyInstance, limit: number): Promise<AnswerTarget[]> {
+export async function takePendingAnswers(app: Ctx, limit: number): Promise<AnswerTarget[]> {
   const oldestPending = app.db
     .select({ id: messages.id })
     .from(messages)
@@ -128,7 +128,7 @@ const isRun = (keys: AnswerRunKey[]) =>
  * Extends the leases of the runs this process is streaming; returns those it still holds (a run it
  * lost, given to another process after a stall, is aborted by the caller: its writes would be ignored).
  */
-export async function renewLeases(app: FastifyInstance, runs: AnswerRunKey[]): Promise<AnswerRunKey[]> {
+export async function renewLeases(app: Ctx, runs: AnswerRunKey[]): Promise<AnswerRunKey[]> {
   if (!runs.length) return [];
   return app.db
     .update(messages)
@@ -158,7 +158,7 @@ const resumesOf = sql`coalesce((${messages.metadata}->>'resumes')::int, 0)`;
  * new run of the same answer, `pending`, for any process to take. Not counted as a resume: the
  * answer did nothing wrong. Returns the rows, for their `updated` events.
  */
-export async function handBackAnswers(app: FastifyInstance, runs: AnswerRunKey[]) {
+export async function handBackAnswers(app: Ctx, runs: AnswerRunKey[]) {
   if (!runs.length) return [];
   const rows = await app.db
     .update(messages)
@@ -173,7 +173,7 @@ export async function handBackAnswers(app: FastifyInstance, runs: AnswerRunKey[]
  * start-up no other process can hold one) are started again as a new run, up to
  * `MAX_ANSWER_RESUMES` times, then failed with a reason. Returns both, for their events.
  */
-export async function resumeAbandonedAnswers(app: FastifyInstance, options: { all?: boolean } = {}) {
+export async function resumeAbandonedAnswers(app: Ctx, options: { all?: boolean } = {}) {
   const abandoned = and(
     eq(messages.status, 'streaming'),
     options.all ? undefined : or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
@@ -197,7 +197,7 @@ export async function resumeAbandonedAnswers(app: FastifyInstance, options: { al
 }
 
 /** Answers with their chatroom and application, as events and webhooks need them. */
-async function withRooms(app: FastifyInstance, answers: MessageRow[]) {
+async function withRooms(app: Ctx, answers: MessageRow[]) {
   if (!answers.length) return [];
   const rooms = await app.db
     .select({ chatroom: chatrooms, application: applications })

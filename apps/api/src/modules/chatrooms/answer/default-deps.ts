@@ -6,9 +6,9 @@ import type { AnswerDeps } from './answer-message.ts';
 export function defaultAnswerDeps(providerIdleTimeoutMs?: number): AnswerDeps {
   return {
     retrieve,
-    resolveTextModel: (database, ownerId, ref) =>
+    resolveTextModel: (ctx, ownerId, ref) =>
       resolveTextModel(
-        database,
+        ctx,
         ownerId,
         ref,
         providerIdleTimeoutMs ? { idleTimeoutMs: providerIdleTimeoutMs } : {},

@@ -1,6 +1,7 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { TSource } from '@cairn/contracts/chat';
 import type { Database } from '@cairn/db/client';
+import type { ModelCtx } from '../../../lib/ctx.ts';
 import { passageSimilarity } from '../../../rag/passage-similarity.ts';
 import { jaccard, questionTokens } from '../../attention/question-similarity.ts';
 import { snippetOf } from './citations.ts';
@@ -64,10 +65,11 @@ export function qaScore(lexical: number, cosine: number | undefined): number | n
  * read for every pair; the answer and its passage only for the one that matches.
  */
 export async function matchQaPair(
-  database: Database,
+  ctx: ModelCtx,
   application: { id: number; llmModels: TLlmModel[] },
   question: string,
 ): Promise<QaMatch | null> {
+  const { database } = ctx;
   const { rows } = await database.query<{
     id: number;
     qa_question: string;
@@ -93,7 +95,7 @@ export async function matchQaPair(
       database,
       undecided.map((row) => Number(row.id)),
     );
-    const similarity = await passageSimilarity(database, application, question, [...chunks.values()]).catch(
+    const similarity = await passageSimilarity(ctx, application, question, [...chunks.values()]).catch(
       () => undefined,
     );
     for (const [itemId, chunkId] of chunks) {

@@ -72,3 +72,46 @@ describe('title agreement in the relevance decision', () => {
     expect(judgeRelevance(QUESTION, oneDocument, withoutTitles).score).toBe(decision.score);
   });
 });
+
+describe('accents in the relevance decision', () => {
+  /** A knowledge of 200 chunks under many titles: IDF and title agreement behave as in a real one. */
+  const stats = {
+    chunks: 200,
+    df: new Map(
+      Object.entries({ tesla: 12, moved: 30, gospic: 0, gospić: 2, family: 40, telescope: 1, buy: 25 }),
+    ),
+    stopWords: new Set<string>(),
+    titleChunks: new Map(Object.entries({ 'Nikola Tesla': 40, Shop: 30 })),
+  };
+  const tesla = [
+    passage(
+      1,
+      'Nikola Tesla',
+      'In 1862 the Tesla family moved to Gospić, where his father worked as a parish priest.',
+    ),
+    passage(2, 'Nikola Tesla', 'Tesla was born in Smiljan, in the Austrian Empire.'),
+    passage(3, 'Shop', 'The shop sells books about Tesla and Edison.'),
+  ];
+
+  it('covers a question typed without the knowledge’s accents: "Gospic" names "Gospić"', () => {
+    const decision = judgeRelevance('When did the Tesla family move to Gospic?', tesla, stats);
+    expect(decision.covered).toBe(true);
+    expect(decision.passages[0]?.chunk_id).toBe(1);
+    // The town is what decides: another town the knowledge does not name is not covered.
+    expect(judgeRelevance('When did the Tesla family move to Zagreb?', tesla, stats).covered).toBe(false);
+    // Written with the accent, the same question scores the same.
+    expect(judgeRelevance('When did the Tesla family move to Gospić?', tesla, stats).score).toBe(
+      decision.score,
+    );
+  });
+
+  it('does not cover a question that shares only common words with the knowledge', () => {
+    const decision = judgeRelevance(
+      'Which telescope should the family buy for Tesla’s birthday?',
+      tesla,
+      stats,
+    );
+    expect(decision.covered).toBe(false);
+    expect(decision.score).toBeLessThan(COVERED_THRESHOLD);
+  });
+});

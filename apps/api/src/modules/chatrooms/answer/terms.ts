@@ -1,5 +1,16 @@
 import { stemmer } from 'stemmer';
 
+/**
+ * Lower case without diacritics: a question typed without accents ("Gospic", "cafe", "uber") names
+ * the same word as the knowledge's "Gospić", "café", "über".
+ */
+function fold(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
+}
+
 /** Crude, language-agnostic term matching for the built-in answerer (no network, no model). */
 const STOPWORDS = new Set(
   (
@@ -15,12 +26,14 @@ const STOPWORDS = new Set(
     'tell show give explain describe know want need like get let more again really very now please ' +
     'everything anything something thing things exactly briefly quickly slowly detail details info ' +
     'erzähl erkläre bitte alles etwas mehr dis explique tout plus dime explica todo algo más'
-  ).split(' '),
+  )
+    .split(' ')
+    .map((w) => fold(w)),
 );
 
 /** Lower-cased words of 2+ letters minus stopwords, stemmed (Porter, harmless on other languages' words). */
 export function termsOf(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
   return words.filter((w) => w.length >= 2 && !STOPWORDS.has(w)).map(stem);
 }
 
