@@ -57,6 +57,22 @@ declare module 'fastify' {
  */
 export const HEARTBEAT = { heartbeatSeconds: 20 } as const;
 
+/**
+ * How often an idle worker looks for jobs. On PGlite no other process can queue one (the data dir
+ * is locked to this process): every job this process sends wakes its queue's workers itself (at
+ * its `startAfter`), so polling is only the backstop for what pg-boss queues on its own (cron jobs,
+ * retries). Its 12 queues polled every 0.5 s were ~24 statements a second on the one connection
+ * answers wait for (decision 084). PostgreSQL keeps the short poll: other processes send jobs.
+ */
+const POLL_SECONDS = { pglite: 5, postgres: 0.5 } as const;
+
+/** Milliseconds until a job's `startAfter` (seconds from now, or a date), 0 when already due. */
+function dueInMs(startAfter: number | string | Date | undefined): number {
+  if (startAfter === undefined) return 0;
+  if (typeof startAfter === 'number') return startAfter * 1000;
+  return Math.max(0, new Date(startAfter).getTime() - Date.now());
+}
+
 /** pg-boss on the same database as everything else (PGlite or PostgreSQL). */
 export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWorkers: boolean }) {
   await setAsideLegacySchema(app.database);
@@ -86,18 +102,46 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
   function definedQueue(queue: string) {
     if (!defined.has(queue)) throw new Error(`no job kind "${queue}" is defined (app.jobs.define)`);
   }
+  const pglite = app.database.kind === 'pglite';
+  /** This process's workers of each queue, woken when it sends that queue a job (PGlite). */
+  const workers = new Map<string, string[]>();
+  const wakeTimers = new Set<NodeJS.Timeout>();
+  /**
+   * Wakes the queue's workers when the job is due. A job sent in a transaction is fetched after it
+   * commits: on PGlite the fetch waits for the transaction holding the one connection.
+   */
+  function wake(queue: string, dueMs: number) {
+    if (!pglite || !workers.has(queue)) return;
+    const notify = () => {
+      for (const id of workers.get(queue) ?? []) boss.notifyWorker(id);
+    };
+    if (dueMs <= 0) return notify();
+    // Later than the backstop poll: that poll fetches it.
+    if (dueMs > POLL_SECONDS.pglite * 1000) return;
+    const timer = setTimeout(() => {
+      wakeTimers.delete(timer);
+      notify();
+    }, dueMs);
+    timer.unref();
+    wakeTimers.add(timer);
+  }
   async function work<T extends object>(
     queue: string,
     batchSize: number,
     handle: (jobs: Job<T>[]) => Promise<unknown>,
   ) {
     let workerId: string | undefined;
-    workerId = await boss.work<T>(queue, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
-      await handle(jobs);
-      // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
-      // of its polling interval, capping a worker at one batch per interval.
-      if (workerId && jobs.length === batchSize) boss.notifyWorker(workerId);
-    });
+    workerId = await boss.work<T>(
+      queue,
+      { pollingIntervalSeconds: POLL_SECONDS[app.database.kind], batchSize },
+      async (jobs) => {
+        await handle(jobs);
+        // A full batch means more are likely waiting: pg-boss would otherwise sleep out the rest
+        // of its polling interval, capping a worker at one batch per interval.
+        if (workerId && jobs.length === batchSize) boss.notifyWorker(workerId);
+      },
+    );
+    workers.set(queue, [...(workers.get(queue) ?? []), workerId]);
   }
   app.decorate('jobs', {
     boss,
@@ -113,15 +157,19 @@ export default fp(async function jobsPlugin(app: FastifyInstance, opts: { runWor
     },
     async send(queue, data, { tx, ...options } = {}) {
       definedQueue(queue);
-      return boss.send(queue, data, tx ? { ...options, db: inTransaction(tx) } : options);
+      const id = await boss.send(queue, data, tx ? { ...options, db: inTransaction(tx) } : options);
+      wake(queue, dueInMs(options.startAfter));
+      return id;
     },
     async insert(queue, jobs, { tx } = {}) {
       definedQueue(queue);
       await boss.insert(queue, jobs, tx ? { db: inTransaction(tx) } : {});
+      if (jobs.length) wake(queue, Math.min(...jobs.map((job) => dueInMs(job.startAfter))));
     },
     drain: stop,
   });
   app.addHook('onClose', async () => {
+    for (const timer of wakeTimers) clearTimeout(timer);
     await stop(5000);
   });
 });

@@ -62,6 +62,14 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
   let used = 0;
   let taking = false;
   let again = false;
+  /**
+   * Pending answers may be waiting: a wake-up came, or the last take filled every free slot. An
+   * answer ending takes more only then; otherwise the statement would find none (one per answer,
+   * on PGlite's one connection, decision 084). The fallback poll takes whatever this misses.
+   */
+  let maybePending = true;
+  /** Wake-ups so far: one that comes while a take is under way may name an answer it missed. */
+  let wakeUps = 0;
   /** Set once the process stops: no answer is taken any more. */
   let closing = false;
   let drained: Promise<{ finished: number; handedBack: number }> | undefined;
@@ -103,7 +111,7 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
       .finally(() => {
         active.delete(key);
         used--;
-        void take();
+        if (maybePending) void take();
       });
     active.set(key, { controller, run: { id: target.answer.id, run: target.answer.run }, done });
   }
@@ -123,12 +131,15 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
           const free = concurrency - used;
           used += free;
           let taken: AnswerTarget[] = [];
+          const wakeUpsBefore = wakeUps;
           try {
             taken = await takePendingAnswers(app, free);
           } finally {
             used -= free - taken.length;
           }
           for (const target of taken) start(target);
+          // Fewer than asked for: none is left pending (until the next wake-up says otherwise).
+          maybePending = taken.length === free || wakeUps !== wakeUpsBefore;
           if (taken.length < free) break;
         }
       } while (again && !closing);
@@ -169,7 +180,7 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
         await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
         await app.events.emit('message.created', { application, chatroom, message: answer });
       }
-      if (resumed.length) void take();
+      if (resumed.length) wakeUp();
     } catch (err) {
       app.log.error({ err }, 'checking answer leases failed');
     }
@@ -216,7 +227,12 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
     }
   }
 
-  const unlistenKick = await app.database.listen(ANSWER_KICK_CHANNEL, () => void take());
+  function wakeUp() {
+    wakeUps++;
+    maybePending = true;
+    void take();
+  }
+  const unlistenKick = await app.database.listen(ANSWER_KICK_CHANNEL, wakeUp);
   const unlistenStop = await app.database.listen(ANSWER_STOP_CHANNEL, (key) => {
     active.get(key)?.controller.abort('stop' satisfies AbortReason);
   });
