@@ -5,9 +5,14 @@
  * - a streamed answer of 200 words through `TextModel.generate`: time to first text and to the end,
  *   compared with reading the same SSE stream with plain fetch (the wrapper's overhead).
  *
- *   npx tsx bench/models/overhead.ts [--rounds 200]
+ * With `--rtt MS` the model server is reached through a proxy that holds every chunk MS/2 in each
+ * direction, as a provider MS away would be: a new connection per call costs one more round trip
+ * (two or three with TLS), which a kept-alive connection saves.
+ *
+ *   npx tsx bench/models/overhead.ts [--rounds 200] [--rtt 20]
  */
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { openDatabase } from '@cairn/db/client';
 import { modelProviders, providerModels, users } from '@cairn/db/schema';
 import { createSecretBox } from '../../apps/api/src/lib/secret-box.ts';
@@ -20,6 +25,7 @@ const arg = (name: string) => {
   return i === -1 ? undefined : process.argv[i + 1];
 };
 const ROUNDS = Number(arg('--rounds') ?? 200);
+const RTT = Number(arg('--rtt') ?? 0);
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -43,6 +49,26 @@ const key = `sk-${randomBytes(24).toString('hex')}`;
 
 const reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
 const fake = await startFakeOpenAI({ apiKey: key, models: ['bench-chat'], reply });
+
+/** A TCP proxy to the model server that delays each chunk by half the round trip in each direction. */
+async function distant(target: URL, rttMs: number): Promise<{ url: string; close(): void }> {
+  const relay = (from: net.Socket, to: net.Socket, heldUntil: number) => {
+    const later = (fn: () => void) => setTimeout(fn, Math.max(rttMs / 2, heldUntil - performance.now()));
+    from.on('data', (chunk) => later(() => to.write(chunk)));
+    from.on('end', () => later(() => to.end()));
+    from.on('error', () => to.destroy());
+  };
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    // A local connect is instant; a distant one takes a round trip before the first byte can go.
+    relay(client, upstream, performance.now() + rttMs * 1.5);
+    relay(upstream, client, 0);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}${target.pathname}`, close: () => proxy.close() };
+}
+const modelServer = RTT ? await distant(new URL(fake.url), RTT) : { url: fake.url, close() {} };
 const database = await openDatabase({});
 await database.migrate();
 const ctx = { database, secrets: box, config: { providerAddresses: { localInstance: true, allowed: [] } } };
@@ -58,7 +84,7 @@ const [provider] = await database.db
     ownerId: user!.id,
     kind: 'openai_compatible',
     name: 'bench',
-    baseUrl: fake.url,
+    baseUrl: modelServer.url,
     keyCiphertext: box.seal(key, keyContext(uuid)),
     keyLast4: key.slice(-4),
   })
@@ -99,7 +125,7 @@ for (let round = 0; round < ROUNDS + 10; round++) {
   if (text !== reply) throw new Error('unexpected answer');
 
   t = performance.now();
-  const res = await fetch(`${fake.url}/chat/completions`, {
+  const res = await fetch(`${modelServer.url}/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'bench-chat', stream: true, messages: [{ role: 'user', content: 'go' }] }),
@@ -118,10 +144,11 @@ for (let round = 0; round < ROUNDS + 10; round++) {
   rawTotalMs.push(rawTotal);
 }
 console.log(
-  `rounds: ${ROUNDS} (after 10 warm-up), database: PGlite in memory, answer: 200 words in 201 SSE chunks`,
+  `rounds: ${ROUNDS} (after 10 warm-up), database: PGlite in memory, answer: 200 words in 201 SSE chunks, round trip to the model server: ${RTT} ms`,
 );
 console.log(`resolveTextModel (lookup + decrypt + SDK model): ${fmt(resolveMs)}`);
 console.log(`TextModel.generate first text: ${fmt(firstMs)}; whole answer: ${fmt(totalMs)}`);
 console.log(`plain fetch of the same stream, first chunk: ${fmt(rawFirstMs)}; whole: ${fmt(rawTotalMs)}`);
+modelServer.close();
 await fake.close();
 await database.close();
