@@ -184,7 +184,8 @@ async function main() {
         name: '/applications/{id}',
         path: `/applications/${app.uuid}`,
         signedIn: true,
-        api: [...navigation, '/api/models/', `${appPath}/knowledge/`],
+        // The overview's own loader: models, items, and the applications' summaries for its counts.
+        api: [...navigation, '/api/models/', `${appPath}/knowledge/`, '/api/applications/summaries/'],
       },
       {
         name: 'knowledge base',

@@ -14,6 +14,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDirLock } from './dir-lock.ts';
+import { type PgliteClients, splitParsers } from './pglite-parsers.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -24,8 +25,14 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 export interface Database {
   db: Db;
-  /** The engine's own client, for engine-specific needs (tests dump PGlite data dirs). */
+  /**
+   * The engine's own client, for engine-specific needs (tests dump PGlite data dirs). PGlite's gives
+   * timestamps and dates as text (drizzle's parsers are its own, see pglite-parsers.ts): raw SQL on
+   * PGlite goes through `pgliteRawSql`.
+   */
   raw: PGlite | pg.Pool;
+  /** PGlite only: `query` and `exec` with PGlite's usual values, for raw SQL (pg-boss's adapter). */
+  pgliteRawSql?: PgliteClients['forRawSql'];
   kind: 'pglite' | 'postgres';
   /** Raw SQL, one statement, with positional parameters. */
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: T[] }>;
@@ -147,16 +154,18 @@ async function openPglite(
     releaseLock();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const { forDrizzle, forRawSql } = splitParsers(client);
+  const db = drizzlePglite({ client: forDrizzle, schema }) as unknown as Db;
   // No other process can reach this database (its data dir is locked to this one), so LISTEN/NOTIFY
   // is an in-process bus: an event costs no query on the one connection everything else waits for.
   const channels = new Map<string, Set<(payload: string) => void>>();
   return {
     db,
     raw: client,
+    pgliteRawSql: forRawSql,
     kind: 'pglite',
     async query<T>(text: string, values: unknown[] = []) {
-      const result = await client.query<T>(text, values);
+      const result = await forRawSql.query<T>(text, values);
       return { rows: result.rows };
     },
     async listen(channel, onPayload) {
@@ -184,7 +193,7 @@ async function openPglite(
       }
     },
     async migrate() {
-      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR });
+      await migratePglite(drizzlePglite({ client: forDrizzle }), { migrationsFolder: MIGRATIONS_DIR });
     },
     async close() {
       await client.close();

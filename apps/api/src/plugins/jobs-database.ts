@@ -8,7 +8,9 @@ import { type Db, type DrizzleTransactionLike, fromDrizzle, fromPglite } from 'p
  * PostgreSQL our pool.
  */
 export function jobsDatabase(database: Database): Db {
-  if (database.kind === 'pglite') return fromPglite(database.raw as Parameters<typeof fromPglite>[0]);
+  if (database.kind === 'pglite') {
+    return fromPglite((database.pgliteRawSql ?? database.raw) as Parameters<typeof fromPglite>[0]);
+  }
   // The pool's own result: for multi-statement SQL an array of results, which pg-boss flattens
   // itself (it needs the rows of every statement, not only the last one's).
   const pool = database.raw as { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };

@@ -22,13 +22,17 @@ export const meta: Route.MetaFunction = () => [{ title: 'Overview · Cairn' }];
 
 export async function loader(args: Route.LoaderArgs) {
   const api = apiFor(args);
+  const { appId } = args.params;
   try {
-    const [settings, summaries] = await Promise.all([
-      loadApplicationSettings(api, args.params.appId),
-      api.get<TApplicationSummary[]>('/api/applications/summaries/'),
-    ]);
-    const counts = summaries.find((s) => s.uuid === args.params.appId)?.counts;
-    if (!counts) throw data(null, { status: 404 });
+    // The items' call answers 404 for an application that is not the caller's (so does the layout's).
+    const settings = await loadApplicationSettings(api, appId);
+    // What the application holds is for the Manage menu's dialogs only: asked once the page's own
+    // data is in and streamed after the page (docs/decisions/087), not waited for by its first byte.
+    const counts = api.get<TApplicationSummary[]>('/api/applications/summaries/').then((summaries) => {
+      const found = summaries.find((s) => s.uuid === appId)?.counts;
+      if (!found) throw new Error('The application is gone.');
+      return found;
+    });
     return { ...settings, counts };
   } catch (error) {
     // Someone else's or a deleted application: the page does not exist.
@@ -78,10 +82,7 @@ export default function ApplicationOverview({ loaderData }: Route.ComponentProps
         actions={
           <>
             {/* The live item count: items added or deleted since the page loaded are counted. */}
-            <ApplicationActions
-              application={application}
-              counts={{ ...counts, knowledge_items: items.length }}
-            />
+            <ApplicationActions application={application} counts={counts} knowledgeItems={items.length} />
             <Button asChild>
               <Link to={`${base}/messages/${NEW_CHAT_ID}`}>
                 <SquarePenIcon aria-hidden="true" />

@@ -1,6 +1,6 @@
 import { copyName, type TApplicationCounts, ZApplicationName } from '@cairn/contracts/applications';
 import { CopyIcon, MoreHorizontalIcon, PencilIcon, Trash2Icon } from 'lucide-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, Suspense, use, useState } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
@@ -29,16 +29,30 @@ import { applicationsApi } from './applications-api';
 type Dialogs = 'rename' | 'duplicate' | 'delete';
 
 /**
+ * What the application holds, for the duplicate and delete dialogs: a promise where the page
+ * streams it after its first byte (the Overview, docs/decisions/087), which only a dialog waits for.
+ */
+type Counts = TApplicationCounts | Promise<TApplicationCounts>;
+
+function useCounts(counts: Counts, knowledgeItems: number | undefined): TApplicationCounts {
+  const resolved = counts instanceof Promise ? use(counts) : counts;
+  return knowledgeItems === undefined ? resolved : { ...resolved, knowledge_items: knowledgeItems };
+}
+
+/**
  * The "Manage" menu of an application (its Overview and its card in the applications list):
  * rename, duplicate (settings and knowledge) and delete, each in a dialog.
  */
 export function ApplicationActions({
   application,
   counts,
+  knowledgeItems,
   compact = false,
 }: {
   application: { uuid: string; name: string };
-  counts: TApplicationCounts;
+  counts: Counts;
+  /** The page's live item count (items added or deleted since it loaded), over `counts`' own. */
+  knowledgeItems?: number;
   /** An icon button (a card in the list) instead of a labelled one (the page header). */
   compact?: boolean;
 }) {
@@ -74,12 +88,24 @@ export function ApplicationActions({
         </DropdownMenuContent>
       </DropdownMenu>
       {dialog === 'rename' ? <RenameDialog application={application} onClose={close} /> : null}
-      {dialog === 'duplicate' ? (
-        <DuplicateDialog application={application} counts={counts} onClose={close} />
-      ) : null}
-      {dialog === 'delete' ? (
-        <DeleteDialog application={application} counts={counts} onClose={close} />
-      ) : null}
+      <Suspense fallback={null}>
+        {dialog === 'duplicate' ? (
+          <DuplicateDialog
+            application={application}
+            counts={counts}
+            knowledgeItems={knowledgeItems}
+            onClose={close}
+          />
+        ) : null}
+        {dialog === 'delete' ? (
+          <DeleteDialog
+            application={application}
+            counts={counts}
+            knowledgeItems={knowledgeItems}
+            onClose={close}
+          />
+        ) : null}
+      </Suspense>
     </>
   );
 }
@@ -87,6 +113,11 @@ export function ApplicationActions({
 interface DialogProps {
   application: { uuid: string; name: string };
   onClose: () => void;
+}
+
+interface CountsProps {
+  counts: Counts;
+  knowledgeItems: number | undefined;
 }
 
 /** Rename and Duplicate: a dialog with a name field checked like the API checks it. */
@@ -181,7 +212,8 @@ function RenameDialog({ application, onClose }: DialogProps) {
   );
 }
 
-function DuplicateDialog({ application, counts, onClose }: DialogProps & { counts: TApplicationCounts }) {
+function DuplicateDialog({ application, onClose, ...props }: DialogProps & CountsProps) {
+  const counts = useCounts(props.counts, props.knowledgeItems);
   const navigate = useNavigate();
   return (
     <NameDialog
@@ -202,7 +234,8 @@ function DuplicateDialog({ application, counts, onClose }: DialogProps & { count
   );
 }
 
-function DeleteDialog({ application, counts, onClose }: DialogProps & { counts: TApplicationCounts }) {
+function DeleteDialog({ application, onClose, ...props }: DialogProps & CountsProps) {
+  const counts = useCounts(props.counts, props.knowledgeItems);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
