@@ -86,7 +86,7 @@ const VARIANTS: Variant[] = [
     })),
   ),
   ...[1, 3].flatMap((senses) =>
-    [0.3, 0.5, 1].map((credit) => ({
+    [0.2, 0.3, 0.5, 1].map((credit) => ({
       name: `+ WordNet synonyms and derived forms only × ${credit}, ${senses} senses, known words only`,
       irregular: true,
       credit,
