@@ -27,7 +27,8 @@ import { termStatistics } from '../../apps/api/src/rag/term-statistics.ts';
 import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 
-const TOP_K = 6;
+/** The answer path's passages (`TOP_K` in answer-message.ts); `--top n` retrieves more, for studies of the dump. */
+const TOP_K = Number(argValue('--top') ?? 6);
 const dataset = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../shared/datasets/squad-dev',

@@ -29,6 +29,7 @@ export function printVariants<Q extends Labelled>(
   evaluation: Q[],
   bench: Q[] | undefined,
   only?: string,
+  header = true,
 ): void {
   const split = (qs: Q[], f: (q: Q) => number) => ({
     answerable: qs.filter((q) => q.answerable).map(f),
@@ -43,9 +44,10 @@ export function printVariants<Q extends Labelled>(
   const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   const declined = (s: { answerable: number[]; heldOut: number[] }, t: number) =>
     `${pct(below(s.heldOut, t))} / ${pct(below(s.answerable, t))}`;
-  console.log(
-    'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined | at the threshold in use: evaluation, bench',
-  );
+  if (header)
+    console.log(
+      'variant | calibration @90 | evaluation @90 | rule threshold | calibration answerable declined (mean) | evaluation held-out / answerable declined | bench held-out / answerable declined | at the threshold in use: evaluation, bench',
+    );
   for (const [name, f] of variants) {
     if (only && !name.includes(only)) continue;
     let threshold = 0.2;

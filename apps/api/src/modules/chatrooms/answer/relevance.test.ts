@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Passage } from '../../../rag/types.ts';
+import { relatedWords } from './lexicon.ts';
 import {
   COVERED_THRESHOLD,
   judgeRelevance,
+  RELATED_CREDIT,
   TITLE_AGREEMENT_CENTRE,
   TITLE_AGREEMENT_WEIGHT,
 } from './relevance.ts';
+import { termsOf } from './terms.ts';
 
 const passage = (chunkId: number, title: string, content: string): Passage => ({
   item_uuid: `item-${chunkId}`,
@@ -113,5 +116,55 @@ describe('accents in the relevance decision', () => {
     );
     expect(decision.covered).toBe(false);
     expect(decision.score).toBeLessThan(COVERED_THRESHOLD);
+  });
+});
+
+describe('word knowledge in the relevance decision (WordNet)', () => {
+  const statsWith = (df: Record<string, number>) => ({
+    chunks: 200,
+    df: new Map(Object.entries(df)),
+    stopWords: new Set<string>(),
+  });
+
+  it('joins irregular forms to their base word, which the stemmer does not: "burnt" is "burned", "fled" is "flee"', () => {
+    expect(termsOf('burnt')).toEqual(termsOf('burned'));
+    expect(termsOf('fled')).toEqual(termsOf('flee'));
+    expect(termsOf('children')).toEqual(termsOf('child'));
+    const dynamos = [passage(1, 'Steam', 'The dynamos burned out when the governor failed in 1881.')];
+    const stats = statsWith({ dynamos: 2, burnt: 0, burned: 1, caused: 30, governor: 3 });
+    const decision = judgeRelevance('What caused the dynamos to be burnt out?', dynamos, stats);
+    expect(decision.score).toBe(
+      judgeRelevance('What caused the dynamos to be burned out?', dynamos, stats).score,
+    );
+    expect(decision.covered).toBe(true);
+  });
+
+  const painters = [passage(1, 'Delft', 'Vermeer was a renowned painter in Delft.')];
+  const question = 'Which painter was famous in Delft?';
+
+  it('credits a question word the passage lacks with part of its weight when the passage holds a synonym', () => {
+    expect(relatedWords('famous')).toContain('renowned');
+    const stats = statsWith({ painter: 3, famous: 4, renowned: 1, delft: 2 });
+    const related = judgeRelevance(question, painters, stats);
+    const none = judgeRelevance(question, painters, stats, undefined, { relatedCredit: 0 });
+    const famous = related.weighted.find((w) => w.term === termsOf('famous')[0])!;
+    const total = related.weighted.reduce((sum, w) => sum + w.weight, 0);
+    // One passage, no title evidence: whole and near coverage both gain the credited share.
+    expect(related.score).toBeCloseTo(none.score + (RELATED_CREDIT * famous.weight) / total, 2);
+    expect(related.score).toBeGreaterThan(none.score);
+  });
+
+  it('leaves a word the knowledge does not hold at all uncredited, and a question in another language', () => {
+    // "famous" in no chunk: the strongest evidence the question is about something else stays whole.
+    const unknown = statsWith({ painter: 3, famous: 0, renowned: 1, delft: 2 });
+    expect(judgeRelevance(question, painters, unknown).score).toBe(
+      judgeRelevance(question, painters, unknown, undefined, { relatedCredit: 0 }).score,
+    );
+    // WordNet is English: a German question gets no credit from it, whatever its words.
+    const known = statsWith({ maler: 3, famous: 4, renowned: 1, delft: 2 });
+    const german = 'Welcher Maler ist in Delft so famous, und wer ist es?';
+    expect(judgeRelevance(german, painters, known).score).toBe(
+      judgeRelevance(german, painters, known, undefined, { relatedCredit: 0 }).score,
+    );
   });
 });

@@ -1,8 +1,10 @@
 import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search';
 import type { TermStatistics } from '../../../rag/term-statistics.ts';
 import type { Passage } from '../../../rag/types.ts';
+import { relatedWords } from './lexicon.ts';
+import { languageOf } from './no-answer.ts';
 import { sentencesOf } from './sentences.ts';
-import { termsOf } from './terms.ts';
+import { contentWords, stem, termsOf } from './terms.ts';
 
 /**
  * The share of the question's weight (IDF) a passage must match to count as covering it,
@@ -30,6 +32,21 @@ const VECTOR_RELIEF = 0.75;
 export const TITLE_AGREEMENT_WEIGHT = 0.2;
 export const TITLE_AGREEMENT_CENTRE = 0.4;
 
+/**
+ * In an English question, a question word the passage lacks counts this share of its weight when
+ * the passage holds a word WordNet relates to it in the word's first sense (a synonym or a
+ * derivationally related form: "famous" met by "renowned", "translation" by "translated").
+ * Calibrated on half of the SQuAD articles with the threshold left where it was (decision 086).
+ */
+export const RELATED_CREDIT = 0.3;
+/** Which question words related words may relieve: every one, those the knowledge holds, those it lacks. */
+export type RelatedScope = 'every' | 'known' | 'absent';
+/**
+ * Related words relieve only question words the knowledge holds somewhere: a word in no chunk is
+ * the strongest evidence that a question is about something else (decisions 075, 081), and keeps it.
+ */
+export const RELATED_SCOPE: RelatedScope = 'known';
+
 /** Openings that say what kind of answer is wanted, not what it is about ("how long", "how often"). */
 const QUESTION_FRAME = /\bhow (?:long|far|old|big|large|tall|high|often|soon)\b/giu;
 
@@ -46,52 +63,106 @@ export interface WeightedTerm {
 }
 
 /** The question's content terms: stop words (ours and those of the languages in use) and its frame left out. */
-function questionTerms(question: string, stats: TermStatistics | null): string[] {
+function questionTerms(question: string, stats: TermStatistics | null): { terms: string[]; words: string[] } {
   const stopped = new Set<string>();
   for (const word of stats?.stopWords ?? []) for (const term of termsOf(word)) stopped.add(term);
-  return [...new Set(termsOf(question.replace(QUESTION_FRAME, ' ')))].filter((t) => !stopped.has(t));
+  const words = contentWords(question.replace(QUESTION_FRAME, ' ')).filter((w) => !stopped.has(stem(w)));
+  return { terms: [...new Set(words.map(stem))], words };
 }
 
 /**
- * Which of the question's terms (by index) a passage term names, remembered for the decision: the
- * six passages share most of their words, and `sameTerm` then runs once per distinct word.
+ * Per question term, the stems of the words WordNet relates to it (none outside English, or when
+ * `credit` is 0), leaving out any that names a question term itself.
  */
-function termMatcher(question: readonly string[]): (term: string) => readonly number[] {
-  const known = new Map<string, number[]>();
+function relatedTerms(
+  question: string,
+  terms: readonly string[],
+  words: readonly string[],
+  credit: number,
+  relieved: (term: string) => boolean,
+) {
+  const related = terms.map(() => new Set<string>());
+  if (credit <= 0 || languageOf(question) !== 'en') return related;
+  for (const word of words) {
+    if (!/^[a-z]+$/.test(word)) continue;
+    const i = terms.indexOf(stem(word));
+    if (!relieved(terms[i]!)) continue;
+    for (const other of relatedWords(word)) {
+      const term = stem(other);
+      if (!terms.some((t) => sameTerm(t, term))) related[i]!.add(term);
+    }
+  }
+  return related;
+}
+
+/** Question term index → how much of it is found (1, or `RELATED_CREDIT` through a related word). */
+type Found = Map<number, number>;
+
+/**
+ * Which of the question's terms (by index) a passage term names, and how much, remembered for the
+ * decision: the six passages share most of their words, and `sameTerm` then runs once per distinct word.
+ */
+function termMatcher(
+  question: readonly string[],
+  related: readonly ReadonlySet<string>[],
+  credit: number,
+): (term: string) => ReadonlyArray<readonly [number, number]> {
+  const known = new Map<string, Array<[number, number]>>();
   return (term) => {
     let hits = known.get(term);
     if (!hits) {
       hits = [];
-      for (let i = 0; i < question.length; i++) if (sameTerm(term, question[i]!)) hits.push(i);
+      for (let i = 0; i < question.length; i++) {
+        if (sameTerm(term, question[i]!)) hits.push([i, 1]);
+        else if (related[i]!.has(term)) hits.push([i, credit]);
+      }
       known.set(term, hits);
     }
     return hits;
   };
 }
 
-/** The indices of the question's terms that `terms` name. */
-function matchedBy(terms: readonly string[], matches: (term: string) => readonly number[]): Set<number> {
-  const found = new Set<number>();
-  for (const term of terms) for (const i of matches(term)) found.add(i);
-  return found;
+/** The question's terms that `terms` name, each with the most found of it. */
+function matchedBy(
+  terms: readonly string[],
+  matches: (term: string) => ReadonlyArray<readonly [number, number]>,
+  into: Found = new Map(),
+): Found {
+  for (const term of terms)
+    for (const [i, found] of matches(term)) if (found > (into.get(i) ?? 0)) into.set(i, found);
+  return into;
+}
+
+/** Both found sets together, each term at the most found of it. */
+function merged(...sets: ReadonlyArray<ReadonlyMap<number, number> | undefined>): Found {
+  const into: Found = new Map();
+  for (const set of sets)
+    for (const [i, found] of set ?? []) if (found > (into.get(i) ?? 0)) into.set(i, found);
+  return into;
 }
 
 /**
  * Each term weighted by its inverse document frequency in the knowledge (BM25's IDF plus a floor).
  * The retrieved passages are part of the knowledge: they count even when the statistics miss them.
  */
-function weigh(
-  terms: readonly string[],
-  matchedPerPassage: readonly Set<number>[],
-  stats: TermStatistics | null,
-): WeightedTerm[] {
+/** Per term, how many chunks of the knowledge hold it (from the statistics' words). */
+function termFrequencies(stats: TermStatistics | null): Map<string, number> {
   const df = new Map<string, number>();
   for (const [word, count] of stats?.df ?? []) {
     for (const term of termsOf(word)) df.set(term, Math.max(df.get(term) ?? 0, count));
   }
+  return df;
+}
+
+function weigh(
+  terms: readonly string[],
+  matchedPerPassage: readonly ReadonlyMap<number, number>[],
+  stats: TermStatistics | null,
+  df: ReadonlyMap<string, number>,
+): WeightedTerm[] {
   const n = Math.max(stats?.chunks ?? 0, matchedPerPassage.length, 1);
   return terms.map((term, i) => {
-    const inPassages = matchedPerPassage.filter((found) => found.has(i)).length;
+    const inPassages = matchedPerPassage.filter((found) => found.get(i) === 1).length;
     const count = Math.min(Math.max(df.get(term) ?? 0, inPassages), n);
     return { term, weight: WEIGHT_FLOOR + Math.log(1 + (n - count + 0.5) / (count + 0.5)) };
   });
@@ -135,14 +206,14 @@ export function weightedCoverage(question: readonly WeightedTerm[], terms: Itera
  */
 function nearCoverage(
   content: string,
-  frame: ReadonlySet<number>,
-  share: (found: ReadonlySet<number>) => number,
-  matches: (term: string) => readonly number[],
+  frame: ReadonlyMap<number, number>,
+  share: (found: ReadonlyMap<number, number>) => number,
+  matches: (term: string) => ReadonlyArray<readonly [number, number]>,
 ): number {
   const sentences = sentencesOf(content).map((s) => matchedBy(termsOf(s), matches));
   let near = 0;
   for (let i = 0; i < Math.max(sentences.length, 1); i++) {
-    near = Math.max(near, share(new Set([...frame, ...(sentences[i] ?? []), ...(sentences[i + 1] ?? [])])));
+    near = Math.max(near, share(merged(frame, sentences[i], sentences[i + 1])));
   }
   return near;
 }
@@ -193,28 +264,46 @@ export function judgeRelevance(
   passages: readonly Passage[],
   stats: TermStatistics | null,
   similarity?: ReadonlyMap<number, number>,
-  { every = false }: { every?: boolean } = {},
+  {
+    every = false,
+    relatedCredit = RELATED_CREDIT,
+    relatedScope = RELATED_SCOPE,
+  }: {
+    every?: boolean;
+    /** A study's credit for related words instead of `RELATED_CREDIT` (0: none). */
+    relatedCredit?: number;
+    /** A study's choice instead of `RELATED_SCOPE`. */
+    relatedScope?: RelatedScope;
+  } = {},
 ): RelevanceDecision {
-  const terms = questionTerms(question, stats);
+  const { terms, words } = questionTerms(question, stats);
   const coverage = new Map<number, number>();
   if (!terms.length) return { covered: false, score: 0, passages: [], weighted: [], coverage };
-  const matches = termMatcher(terms);
+  const df = termFrequencies(stats);
+  const relieved = (term: string) =>
+    relatedScope === 'every' || (df.get(term) ?? 0) > 0 === (relatedScope === 'known');
+  const matches = termMatcher(
+    terms,
+    relatedTerms(question, terms, words, relatedCredit, relieved),
+    relatedCredit,
+  );
   // Each passage is read once: what its title and heading match, and what the whole of it matches.
   const read = passages.map((p, rank) => {
     const frame = matchedBy(termsOf(`${p.item_title}\n${p.heading ?? ''}`), matches);
-    const whole = new Set([...frame, ...matchedBy(termsOf(p.content), matches)]);
+    const whole = matchedBy(termsOf(p.content), matches, merged(frame));
     return { p, rank, frame, whole };
   });
   const weighted = weigh(
     terms,
     read.map((r) => r.whole),
     stats,
+    df,
   );
   const total = weighted.reduce((sum, q) => sum + q.weight, 0);
   // Summed in the question's order, so that equal matches give equal scores (ties go to retrieval order).
-  const share = (found: ReadonlySet<number>) => {
+  const share = (found: ReadonlyMap<number, number>) => {
     let sum = 0;
-    for (let i = 0; i < weighted.length; i++) if (found.has(i)) sum += weighted[i]!.weight;
+    for (let i = 0; i < weighted.length; i++) sum += (found.get(i) ?? 0) * weighted[i]!.weight;
     return sum / total;
   };
   const evidence = titleEvidence(passages, stats);

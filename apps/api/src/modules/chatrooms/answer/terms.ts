@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { irregularBase } from './lexicon.ts';
 
 /**
  * Lower case without diacritics: a question typed without accents ("Gospic", "cafe", "uber") names
@@ -31,23 +32,43 @@ const STOPWORDS = new Set(
     .map((w) => fold(w)),
 );
 
-/** Lower-cased words of 2+ letters minus stopwords, stemmed (Porter, harmless on other languages' words). */
-export function termsOf(text: string): string[] {
+/** The words `termsOf` keeps, before stemming: lower-cased, without diacritics, stop words left out. */
+export function contentWords(text: string): string[] {
   const words = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((w) => w.length >= 2 && !STOPWORDS.has(w)).map(stem);
+  return words.filter((w) => w.length >= 2 && !STOPWORDS.has(w));
 }
 
+/** Lower-cased words of 2+ letters minus stopwords, stemmed (Porter, harmless on other languages' words). */
+export function termsOf(text: string): string[] {
+  return contentWords(text).map(stem);
+}
+
+/**
+ * For studies (bench/answer-quality): whether irregular English forms are taken to their base word
+ * before stemming. Always on in the product.
+ */
+export const stemming = { irregular: true };
+
 const stemmed = new Map<string, string>();
-function stem(word: string): string {
+/**
+ * A word's stem: irregular English forms first to their base word ("burnt" → "burn", "fled" →
+ * "flee", "children" → "child"), which Porter does not join to the regular forms; then Porter.
+ */
+export function stem(word: string): string {
   if (!/^[a-z]+$/.test(word)) return word;
   let s = stemmed.get(word);
   if (s === undefined) {
-    s = stemmer(word);
+    s = stemmer((stemming.irregular && irregularBase(word)) || word);
     // A bounded memo: the same words come back with every passage.
     if (stemmed.size > 50_000) stemmed.clear();
     stemmed.set(word, s);
   }
   return s;
+}
+
+/** Forget the stems computed so far (a study that switches `stemming.irregular`). */
+export function forgetStems(): void {
+  stemmed.clear();
 }
 
 /** How many distinct query terms the text contains. */
