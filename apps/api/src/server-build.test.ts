@@ -29,6 +29,7 @@ describe('the built server (what npm start runs)', () => {
       ...fs.readFileSync(bundle, 'utf8').matchAll(/new URL\("([^"]+)", import\.meta\.url\)/g),
     ].map((m) => fileURLToPath(new URL(m[1] as string, pathToFileURL(bundle))));
     expect(sources.map((s) => path.relative(path.resolve(apiRoot, '../..'), s)).sort()).toEqual([
+      'apps/api/src/modules/chatrooms/answer/lexicon.ts',
       'apps/api/src/modules/widget/embed-routes.ts',
       'apps/api/src/plugins/web.ts',
       'packages/db/src/client.ts',
