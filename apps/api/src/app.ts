@@ -40,6 +40,7 @@ import drainPlugin from './plugins/drain.ts';
 import errorsPlugin, { clientErrorHandler, frameworkErrorHandler } from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
+import productOutboxPlugin from './plugins/product-outbox.ts';
 import realtimePlugin from './plugins/realtime.ts';
 import webPlugin from './plugins/web.ts';
 
@@ -62,6 +63,8 @@ export interface BuildOptions {
   answer?: Partial<Omit<AnswerOptions, 'runWorkers' | 'deps'>> & { providerIdleTimeoutMs?: number };
   /** Chat integrations; tests poll Telegram with a short timeout. */
   integrations?: { poller?: Partial<PollerSettings> };
+  /** `deliver: false`: durable product events stay in the outbox (a test's process that "crashed"). */
+  productEvents?: { deliver?: boolean };
 }
 
 /** Helmet's default Strict-Transport-Security value. */
@@ -96,7 +99,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.decorate('config', config);
   // Before every plugin: each module's plugin subscribes to the product's events as it starts.
-  app.decorate('events', createProductEventBus());
+  app.decorate(
+    'events',
+    createProductEventBus(() => ({
+      database: app.database,
+      db: app.db,
+      log: app.log,
+      deliver: opts.productEvents?.deliver ?? true,
+    })),
+  );
   // The one box the stored secrets (provider keys, webhook secrets, bot tokens) are sealed in.
   app.decorate('secrets', createSecretBox(config.secretKey));
   app.decorate(
@@ -132,6 +143,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { publicUrl: config.publicUrl });
   await app.register(jobsPlugin, { runWorkers: opts.runWorkers });
   await app.register(drainPlugin);
+  await app.register(productOutboxPlugin);
   await app.register(realtimePlugin, { serveSockets: true });
 
   await app.register(healthRoutes);

@@ -43,13 +43,14 @@ export interface PostMessageInput {
  */
 export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TSendMessageResponse> {
   const { application, chatroom } = input;
-  const db = app.db;
   const takeOver = input.sendToUser && chatroom?.source === 'widget';
   const slot = input.sendToUser || chatroom?.handledBy === 'human' ? null : app.answers.reserve();
   // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
   // a new chatroom is created with the activity time already set: few statements, few round trips.
   const questionUuid = randomUUID();
-  const stored = db.transaction(async (tx) => {
+  // Its webhooks, notifications and analytics (durable events) are written with the change, and
+  // delivered after the commit without holding the response (decision 085).
+  const stored = app.events.transaction(async (tx, emit) => {
     const [room] = chatroom
       ? await tx
           .update(chatrooms)
@@ -88,11 +89,14 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
       .insert(messages)
       .values(answered ? [question, answer] : [question])
       .returning();
-    return {
-      room: room!,
-      message: rows.find((row) => row.uuid === questionUuid)!,
-      answer: rows.find((row) => row.uuid !== questionUuid),
-    };
+    const message = rows.find((row) => row.uuid === questionUuid)!;
+    const where = { application, chatroom: room! };
+    if (!chatroom) emit('conversation.created', where);
+    emit('message.created', { ...where, message });
+    // The owner's first reply to a visitor waiting for a person answers the handoff.
+    if (takeOver && chatroom.waitingSince)
+      emit('handoff.answered', { ...where, reply: message, waitingSince: chatroom.waitingSince });
+    return { room: room!, message, answer: rows.find((row) => row.uuid !== questionUuid) };
   });
   const result = await stored.catch((error: unknown) => {
     slot?.release();
@@ -139,22 +143,7 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
       announced,
     });
   }
-  // The owner's webhooks hear of it after the answer started (one indexed query when there are none);
-  // the answer is recorded as `message.created` when it finishes (answer-message.ts).
-  const recorded = (async () => {
-    const where = { application, chatroom: result.room };
-    if (!chatroom) await app.events.emit('conversation.created', where);
-    await app.events.emit('message.created', { ...where, message: result.message });
-    // The owner's first reply to a visitor waiting for a person answers the handoff.
-    if (takeOver && chatroom.waitingSince)
-      await app.events.emit('handoff.answered', {
-        ...where,
-        reply: result.message,
-        waitingSince: chatroom.waitingSince,
-      });
-  })();
   await announced;
   if (!slot && result.answer) await wakeAnswerWorkers(app);
-  await recorded;
   return response;
 }

@@ -394,11 +394,18 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   await flushing;
   if (usage) metadata.usage = usage;
   metadata.latency_ms = Date.now() - startedAt;
-  const [row] = await app.db
-    .update(messages)
-    .set({ message: text, status, metadata: { ...metadata }, leaseUntil: null, updatedAt: sql`now()` })
-    .where(thisRun)
-    .returning();
+  // The final row and its `message.created` (webhooks, notifications, analytics: decision 085) are
+  // written together; the event is delivered after the commit, off this run. Once per run: only the
+  // process holding this run gets its row back.
+  const row = await app.events.transaction(async (tx, emit) => {
+    const [final] = await tx
+      .update(messages)
+      .set({ message: text, status, metadata: { ...metadata }, leaseUntil: null, updatedAt: sql`now()` })
+      .where(thisRun)
+      .returning();
+    if (final) emit('message.created', { application, chatroom, message: final });
+    return final;
+  });
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
   if (!row) return;
   // Counted before the final event, so whoever sees the answer finish finds it in the inbox.
@@ -413,6 +420,4 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     ownerId,
     change: { kind: 'updated', ...base, message: serializeMessage(row) },
   });
-  // Once per run: only the process holding this run gets its row back.
-  await app.events.emit('message.created', { application, chatroom, message: row });
 }
