@@ -143,7 +143,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { publicUrl: config.publicUrl });
   await app.register(jobsPlugin, { runWorkers: opts.runWorkers });
   await app.register(drainPlugin);
-  await app.register(productOutboxPlugin);
   await app.register(realtimePlugin, { serveSockets: true });
 
   await app.register(healthRoutes);
@@ -171,6 +170,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/webhooks/webhooks-plugin.ts'));
   await app.register(integrationsPlugin, opts.integrations ?? {});
   await app.register(retentionPlugin);
+  // After every subscriber's plugin: its start-up sweep runs after theirs (the webhooks' re-queue
+  // of a dead process's deliveries would otherwise queue the ones it makes a second time).
+  await app.register(productOutboxPlugin);
   // The web app's catch-all stays last: everything no API route claimed is a page.
   await app.register(webPlugin);
   return app;

@@ -29,10 +29,9 @@ export default fp(async function productOutboxPlugin(app: FastifyInstance) {
     cron: OUTBOX_SWEEP_CRON,
     work: { batchSize: 1, handle: () => sweep(OUTBOX_GRACE_MS) },
   });
+  // Awaited: the process serves requests once a dead process's events are told (usually none, one query).
   if (app.jobs.runsWorkers)
-    app.addHook('onReady', async () => {
-      void sweep(app.database.kind === 'pglite' ? 0 : OUTBOX_GRACE_MS);
-    });
+    app.addHook('onReady', () => sweep(app.database.kind === 'pglite' ? 0 : OUTBOX_GRACE_MS));
   app.lifecycle.onDrain(async (timeoutMs) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
