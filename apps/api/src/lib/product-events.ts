@@ -120,6 +120,11 @@ export interface OutboxStore {
 
 /** Outbox rows taken per sweep statement. */
 const SWEEP_BATCH = 100;
+/**
+ * Delivered rows are deleted together at most this long after their delivery (one statement for
+ * every operation delivered meanwhile, not one per operation); a crash within it delivers them again.
+ */
+const DELETE_AFTER_MS = 1000;
 
 /** JSON keeps no Date: they are stored as `{ "$date": iso }` and revived on reading. */
 function toJson(events: Staged[]): string {
@@ -170,6 +175,25 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       }
     }
   }
+  /** Delivered rows not deleted yet, and the timer that deletes them. */
+  let delivered: number[] = [];
+  let deleteTimer: NodeJS.Timeout | undefined;
+  let deleting: Promise<void> | null = null;
+  function flushDeletes(): Promise<void> {
+    clearTimeout(deleteTimer);
+    deleteTimer = undefined;
+    const ids = delivered;
+    delivered = [];
+    const run = (deleting ?? Promise.resolve()).then(async () => {
+      await remove(ids);
+      for (const id of ids) held.delete(id);
+    });
+    const tracked = run.finally(() => {
+      if (deleting === tracked) deleting = null;
+    });
+    deleting = tracked;
+    return tracked;
+  }
   async function remove(ids: number[]) {
     if (!ids.length) return;
     try {
@@ -188,15 +212,18 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
     while (queue.length) {
       const batch = queue.splice(0);
       for (const entry of batch) await runDurable(entry.events);
-      const ids = batch.flatMap((entry) => (entry.id === null ? [] : [entry.id]));
-      await remove(ids);
-      for (const id of ids) held.delete(id);
+      for (const entry of batch) {
+        if (entry.id === null) continue;
+        delivered.push(entry.id);
+      }
+    }
+    if (delivered.length && !deleteTimer) {
+      deleteTimer = setTimeout(() => void flushDeletes(), DELETE_AFTER_MS);
+      deleteTimer.unref();
     }
   }
   function hand(id: number | null, events: Staged[]) {
-    if (!events.length) return;
-    if (!store().deliver) return;
-    if (id !== null) held.add(id);
+    if (!events.length || !store().deliver) return;
     queue.push({ id, events });
     dispatching ??= dispatch().finally(() => {
       dispatching = null;
@@ -255,10 +282,17 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       add(durable, type, handler as Handler);
     },
     async emit(type, payload) {
+      // Live only (`chat.changed`, every answer delta): the subscribers, nothing else.
+      if (!durable.has(type)) {
+        for (const handler of live.get(type) ?? [])
+          await (handler as ProductEventHandler<typeof type>)(payload);
+        return;
+      }
       const events: Staged[] = [{ type, payload }];
-      const id = durable.has(type) ? await writeRow(store().db, events) : null;
+      const id = await writeRow(store().db, events);
+      held.add(id);
       await runLive(events);
-      hand(id, events.filter(isDurable));
+      hand(id, events);
     },
     async transaction(work) {
       let staged: Staged[] = [];
@@ -273,13 +307,14 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
         if (lasting.length) id = await writeRow(tx, lasting);
         return out;
       });
+      if (id !== null) held.add(id);
       await runLive(staged);
       hand(id, staged.filter(isDurable));
       return result;
     },
     sweep(graceMs) {
       if (!store().deliver) return Promise.resolve(0);
-      const run = (sweeping ?? Promise.resolve(0)).then(() => sweepOnce(graceMs));
+      const run = (sweeping ?? Promise.resolve(0)).catch(() => 0).then(() => sweepOnce(graceMs));
       const tracked = run.finally(() => {
         if (sweeping === tracked) sweeping = null;
       });
@@ -287,7 +322,11 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       return tracked;
     },
     async settled() {
-      while (dispatching || sweeping) await Promise.all([dispatching, sweeping?.catch(() => 0)]);
+      while (dispatching || sweeping || delivered.length || deleting) {
+        await Promise.all([dispatching, sweeping?.catch(() => 0)]);
+        if (!dispatching && delivered.length) await flushDeletes();
+        await deleting;
+      }
     },
   };
 }
