@@ -1,7 +1,7 @@
 import type { TFeedback, TMessageEvent } from '@cairn/contracts/chat';
 import type { Database, Db } from '@cairn/db/client';
-import { type chatrooms, type knowledgeItems, type messages, productOutbox } from '@cairn/db/schema';
-import { sql } from 'drizzle-orm';
+import { type chatrooms, type knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -90,6 +90,11 @@ export interface ProductEventBus {
    */
   transaction<R>(work: (tx: Db, emit: StageEvent) => Promise<R>): Promise<R>;
   /**
+   * Tells an event whose outbox row the caller wrote in its change's own statement (a single write
+   * kept to one statement: `outboxEventWithRow`); `outboxId` is that row's id.
+   */
+  written<T extends ProductEventType>(outboxId: number, type: T, payload: ProductEvents[T]): Promise<void>;
+  /**
    * Delivers outbox rows older than `graceMs` that no dispatcher of this process holds (those of a
    * process that died before delivering); on PostgreSQL rows another process sweeps are skipped.
    * Resolves with how many rows it delivered.
@@ -126,6 +131,38 @@ const SWEEP_BATCH = 100;
  */
 const DELETE_AFTER_MS = 1000;
 
+/** Rows an outbox event may carry as written by SQL (`to_jsonb`), revived into drizzle's shape. */
+const ROW_TABLES = { messages } as const;
+type RowTable = keyof typeof ROW_TABLES;
+
+/** A row as the database returns it (column names, driver values) in the shape drizzle returns it. */
+export function rowFromDatabase<K extends RowTable>(
+  table: K,
+  raw: Record<string, unknown>,
+): (typeof ROW_TABLES)[K]['$inferSelect'] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(ROW_TABLES[table]))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as (typeof ROW_TABLES)[K]['$inferSelect'];
+}
+
+/**
+ * The `events` of an outbox row, for an INSERT in the same statement as the change (a
+ * data-modifying CTE): one event whose `key` is the row of the CTE `cte` (a `table` row, as
+ * `RETURNING *` gives it), the rest of its payload from here. Read back like any staged event.
+ */
+export function outboxEventWithRow<T extends ProductEventType, K extends keyof ProductEvents[T] & string>(
+  type: T,
+  payload: Omit<ProductEvents[T], K>,
+  key: K,
+  row: { table: RowTable; cte: string },
+): SQL {
+  return sql`jsonb_set(${toJson([{ type, payload }])}::jsonb, ${`{0,payload,${key}}`}::text[],
+    jsonb_build_object('$row', ${row.table}::text, 'v', to_jsonb(${sql.identifier(row.cte)})))`;
+}
+
 /** JSON keeps no Date: they are stored as `{ "$date": iso }` and revived on reading. */
 function toJson(events: Staged[]): string {
   return JSON.stringify(events, function (this: Record<string, unknown>, key, value) {
@@ -134,14 +171,13 @@ function toJson(events: Staged[]): string {
   });
 }
 export function fromJson(text: string): Staged[] {
-  return JSON.parse(text, (_key, value) =>
-    value !== null &&
-    typeof value === 'object' &&
-    typeof value.$date === 'string' &&
-    Object.keys(value).length === 1
-      ? new Date(value.$date)
-      : value,
-  ) as Staged[];
+  return JSON.parse(text, (_key, value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+    if (typeof value.$date === 'string' && Object.keys(value).length === 1) return new Date(value.$date);
+    if (typeof value.$row === 'string' && value.$row in ROW_TABLES && Object.keys(value).length === 2)
+      return rowFromDatabase(value.$row as RowTable, value.v);
+    return value;
+  }) as Staged[];
 }
 
 export function createProductEventBus(store: () => OutboxStore): ProductEventBus {
@@ -311,6 +347,12 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       await runLive(staged);
       hand(id, staged.filter(isDurable));
       return result;
+    },
+    async written(outboxId, type, payload) {
+      const events: Staged[] = [{ type, payload }];
+      held.add(outboxId);
+      await runLive(events);
+      hand(outboxId, events);
     },
     sweep(graceMs) {
       if (!store().deliver) return Promise.resolve(0);

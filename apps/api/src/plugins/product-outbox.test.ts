@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TWidgetBoot } from '@cairn/contracts/widget';
 import type { Database } from '@cairn/db/client';
-import { applications } from '@cairn/db/schema';
+import { applications, messages } from '@cairn/db/schema';
 import { openTestDatabase } from '@cairn/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import type { ProductEvents, ProductEventType } from '../lib/product-events.ts';
 import { applicationWith } from '../testing/chat-fixtures.ts';
 import { productEventsSettled } from '../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { waitFor } from '../testing/wait-for.ts';
 import { type Receiver, startReceiver } from '../testing/webhook-receiver.ts';
 
 /**
@@ -31,7 +32,10 @@ let alice: { token: string; user: { id: number } };
 let appUuid: string;
 let room: string;
 /** What the second process's durable subscriber heard, in the order it heard it. */
-const heard: Array<{ type: ProductEventType; createdAt: unknown; message?: string }> = [];
+const heard: Array<{ type: ProductEventType; createdAt: unknown; message?: MessageRow }> = [];
+type MessageRow = ProductEvents['message.created']['message'];
+const messageRow = async (db: TestApp['app']['db'], uuid: string) =>
+  (await db.select().from(messages).where(eq(messages.uuid, uuid)))[0];
 
 const count = async (text: string, values: unknown[] = []) =>
   (await database.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${text}) q`, values)).rows[0]!.n;
@@ -94,6 +98,15 @@ describe('the product events outbox', () => {
     const sent = await visitor('POST', '/messages/', { conversation_uuid: null, message: 'Warranty?' });
     expect(sent.status).toBe(201);
     room = sent.body.conversation.uuid as string;
+    // The answer ends (its final row and event are written by one statement) before the handoff.
+    const answered = await waitFor(async () => {
+      const { rows } = await database.query<{ uuid: string }>(
+        `SELECT m.uuid FROM messages m JOIN chatrooms c ON c.id = m.chatroom_id
+          WHERE c.uuid = $1 AND m.sender_identifier = 'assistant' AND m.status = 'complete'`,
+        [room],
+      );
+      return rows[0]?.uuid;
+    });
     expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
     // The change committed, and its events with it; nothing was delivered.
     await productEventsSettled(first.app);
@@ -112,7 +125,7 @@ describe('the product events outbox', () => {
           const hear = (type: ProductEventType) =>
             app.events.onDurable(type, async (payload) => {
               const { chatroom, message } = payload as ProductEvents['message.created'];
-              heard.push({ type, createdAt: chatroom.createdAt, message: message?.message });
+              heard.push({ type, createdAt: chatroom.createdAt, message });
             });
           hear('conversation.created');
           hear('message.created');
@@ -121,7 +134,10 @@ describe('the product events outbox', () => {
       },
     );
     await productEventsSettled(second.app);
-    // A second sweep (the periodic one, past the grace period) finds nothing left to deliver.
+    // On PGlite the start-up sweep took every row; on PostgreSQL it leaves rows younger than the
+    // grace period (another process may be delivering them), which the periodic sweep takes once
+    // it has passed. Then nothing is left to deliver.
+    await second.app.events.sweep(0);
     expect(await second.app.events.sweep(0)).toBe(0);
     await productEventsSettled(second.app);
     expect(await outboxRows()).toBe(0);
@@ -145,10 +161,35 @@ describe('the product events outbox', () => {
     expect(handoff.createdAt).toBeInstanceOf(Date);
     expect((handoff.createdAt as Date).getTime()).toBe(new Date(stored!.created_at).getTime());
     // In emit order: the operation told the conversation, then its first message, then (later) the handoff.
-    const order = heard.map((h) => (h.type === 'message.created' ? `message:${h.message}` : h.type));
+    const order = heard.map((h) => (h.type === 'message.created' ? `message:${h.message!.message}` : h.type));
     expect(order.indexOf('conversation.created')).toBe(0);
     expect(order.indexOf('message:Warranty?')).toBe(1);
     expect(order.indexOf('handoff.requested')).toBeGreaterThan(1);
+    // The answer's row, written as JSON by SQL with its final state, reads back as drizzle reads it.
+    const answer = heard.find((h) => h.message?.uuid === answered);
+    expect(answer?.message).toEqual(await messageRow(second.app.db, answered));
+    expect(answer?.message?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("hands the answer's final row to durable subscribers in process as drizzle returns it", async () => {
+    const finals: MessageRow[] = [];
+    second.app.events.onDurable('message.created', async ({ message }) => {
+      if (message.senderIdentifier === 'assistant') finals.push(message);
+    });
+    const sent = await second.call('POST', `/api/applications/${appUuid}/chatrooms/send-message/`, {
+      token: alice.token,
+      json: {
+        chatroom_identifier: 'new_chat',
+        message: 'Warranty?',
+        sender_identifier: `reg_${alice.user.id}`,
+      },
+    });
+    expect(sent.status).toBe(201);
+    const final = await waitFor(() => finals.find((m) => m.uuid === sent.body.answer.uuid));
+    expect(final.status).toBe('complete');
+    expect(final).toEqual(await messageRow(second.app.db, final.uuid));
+    await productEventsSettled(second.app);
+    expect(await outboxRows()).toBe(0);
   });
 
   it('writes nothing and tells nothing when the change rolls back', async () => {
