@@ -61,6 +61,10 @@ export interface ProductEvents {
   'integration.failed': { ownerId: number; title: string; reason: string };
 }
 export type ProductEventType = keyof ProductEvents;
+/** One event and its payload, of any type. */
+export type AnyProductEvent = {
+  [T in ProductEventType]: { type: T; payload: ProductEvents[T] };
+}[ProductEventType];
 export type ProductEventHandler<T extends ProductEventType> = (payload: ProductEvents[T]) => Promise<void>;
 /** Stages an event of the operation under way: told after its transaction commits, never if it rolls back. */
 export type StageEvent = <T extends ProductEventType>(type: T, payload: ProductEvents[T]) => void;
@@ -91,9 +95,9 @@ export interface ProductEventBus {
   transaction<R>(work: (tx: Db, emit: StageEvent) => Promise<R>): Promise<R>;
   /**
    * Tells an event whose outbox row the caller wrote in its change's own statement (a single write
-   * kept to one statement: `outboxEventWithRow`); `outboxId` is that row's id.
+   * kept to one statement: `outboxEventsWithRow`); `outboxId` is that row's id.
    */
-  written<T extends ProductEventType>(outboxId: number, type: T, payload: ProductEvents[T]): Promise<void>;
+  written(outboxId: number, events: AnyProductEvent[]): Promise<void>;
   /**
    * Delivers outbox rows older than `graceMs` that no dispatcher of this process holds (those of a
    * process that died before delivering); on PostgreSQL rows another process sweeps are skipped.
@@ -150,17 +154,19 @@ export function rowFromDatabase<K extends RowTable>(
 
 /**
  * The `events` of an outbox row, for an INSERT in the same statement as the change (a
- * data-modifying CTE): one event whose `key` is the row of the CTE `cte` (a `table` row, as
- * `RETURNING *` gives it), the rest of its payload from here. Read back like any staged event.
+ * data-modifying CTE): the events in order, where an event's `row` names the payload key that is
+ * the CTE `cte`'s row (a `table` row, as `RETURNING *` gives it). Read back like any staged event.
  */
-export function outboxEventWithRow<T extends ProductEventType, K extends keyof ProductEvents[T] & string>(
-  type: T,
-  payload: Omit<ProductEvents[T], K>,
-  key: K,
-  row: { table: RowTable; cte: string },
+export function outboxEventsWithRow(
+  events: Array<{ type: ProductEventType; payload: object; row?: string }>,
+  from: { table: RowTable; cte: string },
 ): SQL {
-  return sql`jsonb_set(${toJson([{ type, payload }])}::jsonb, ${`{0,payload,${key}}`}::text[],
-    jsonb_build_object('$row', ${row.table}::text, 'v', to_jsonb(${sql.identifier(row.cte)})))`;
+  const rowJson = sql`jsonb_build_object('$row', ${from.table}::text, 'v', to_jsonb(${sql.identifier(from.cte)}))`;
+  let json = sql`${toJson(events.map(({ type, payload }) => ({ type, payload })))}::jsonb`;
+  events.forEach((event, i) => {
+    if (event.row) json = sql`jsonb_set(${json}, ${`{${i},payload,${event.row}}`}::text[], ${rowJson})`;
+  });
+  return json;
 }
 
 /** JSON keeps no Date: they are stored as `{ "$date": iso }` and revived on reading. */
@@ -348,8 +354,7 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       hand(id, staged.filter(isDurable));
       return result;
     },
-    async written(outboxId, type, payload) {
-      const events: Staged[] = [{ type, payload }];
+    async written(outboxId, events) {
       held.add(outboxId);
       await runLive(events);
       hand(outboxId, events);

@@ -167,7 +167,7 @@ describe('the product events outbox', () => {
     expect(order.indexOf('handoff.requested')).toBeGreaterThan(1);
     // The answer's row, written as JSON by SQL with its final state, reads back as drizzle reads it.
     const answer = heard.find((h) => h.message?.uuid === answered);
-    expect(answer?.message).toEqual(await messageRow(second.app.db, answered));
+    expect(answer?.message).toEqual(await messageRow(second.app.db, answered!));
     expect(answer?.message?.createdAt).toBeInstanceOf(Date);
   });
 
@@ -185,7 +185,7 @@ describe('the product events outbox', () => {
       },
     });
     expect(sent.status).toBe(201);
-    const final = await waitFor(() => finals.find((m) => m.uuid === sent.body.answer.uuid));
+    const final = (await waitFor(() => finals.find((m) => m.uuid === sent.body.answer.uuid)))!;
     expect(final.status).toBe('complete');
     expect(final).toEqual(await messageRow(second.app.db, final.uuid));
     await productEventsSettled(second.app);

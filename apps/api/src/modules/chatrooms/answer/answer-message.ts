@@ -9,7 +9,7 @@ import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Ctx, ModelCtx } from '../../../lib/ctx.ts';
-import { outboxEventWithRow, rowFromDatabase } from '../../../lib/product-events.ts';
+import { outboxEventsWithRow, rowFromDatabase } from '../../../lib/product-events.ts';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
 import { passageSimilarity } from '../../../rag/passage-similarity.ts';
 import { termStatistics } from '../../../rag/term-statistics.ts';
@@ -407,7 +407,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       RETURNING *
     ), outbox AS (
       INSERT INTO product_outbox (events)
-      SELECT ${outboxEventWithRow('message.created', { application, chatroom }, 'message', { table: 'messages', cte: 'final' })}
+      SELECT ${outboxEventsWithRow([{ type: 'message.created', payload: { application, chatroom }, row: 'message' }], { table: 'messages', cte: 'final' })}
       FROM final
       RETURNING id
     )
@@ -416,11 +416,9 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   };
   const row = rows[0] && rowFromDatabase('messages', rows[0]);
   if (row)
-    await app.events.written(Number(rows[0]!.outbox_id), 'message.created', {
-      application,
-      chatroom,
-      message: row,
-    });
+    await app.events.written(Number(rows[0]!.outbox_id), [
+      { type: 'message.created', payload: { application, chatroom, message: row } },
+    ]);
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
   if (!row) return;
   // Counted before the final event, so whoever sees the answer finish finds it in the inbox.
