@@ -45,7 +45,9 @@ export function subscribeAnalytics(app: Ctx) {
   app.events.onDurable('message.created', (where) => countMessage(app, where, where.message));
   app.events.onDurable('message.rated', (where) => countRating(app, where, where.message, where.previous));
   app.events.onDurable('handoff.requested', (where) => countHandoffRequested(app, where));
-  app.events.onDurable('handoff.answered', (where) => countHumanReply(app, where, where.reply, where.waitingSince));
+  app.events.onDurable('handoff.answered', (where) =>
+    countHumanReply(app, where, where.reply, where.waitingSince),
+  );
 }
 
 async function recording(app: Ctx, what: string, write: () => Promise<void>): Promise<void> {
