@@ -40,6 +40,7 @@ import drainPlugin from './plugins/drain.ts';
 import errorsPlugin, { clientErrorHandler, frameworkErrorHandler } from './plugins/errors.ts';
 import jobsPlugin from './plugins/jobs.ts';
 import openapiPlugin from './plugins/openapi.ts';
+import productOutboxPlugin from './plugins/product-outbox.ts';
 import realtimePlugin from './plugins/realtime.ts';
 import webPlugin from './plugins/web.ts';
 
@@ -62,6 +63,8 @@ export interface BuildOptions {
   answer?: Partial<Omit<AnswerOptions, 'runWorkers' | 'deps'>> & { providerIdleTimeoutMs?: number };
   /** Chat integrations; tests poll Telegram with a short timeout. */
   integrations?: { poller?: Partial<PollerSettings> };
+  /** `deliver: false`: durable product events stay in the outbox (a test's process that "crashed"). */
+  productEvents?: { deliver?: boolean };
 }
 
 /** Helmet's default Strict-Transport-Security value. */
@@ -96,7 +99,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.decorate('config', config);
   // Before every plugin: each module's plugin subscribes to the product's events as it starts.
-  app.decorate('events', createProductEventBus());
+  app.decorate(
+    'events',
+    createProductEventBus(() => ({
+      database: app.database,
+      db: app.db,
+      log: app.log,
+      deliver: opts.productEvents?.deliver ?? true,
+    })),
+  );
   // The one box the stored secrets (provider keys, webhook secrets, bot tokens) are sealed in.
   app.decorate('secrets', createSecretBox(config.secretKey));
   app.decorate(
@@ -159,6 +170,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(import('./modules/webhooks/webhooks-plugin.ts'));
   await app.register(integrationsPlugin, opts.integrations ?? {});
   await app.register(retentionPlugin);
+  // After every subscriber's plugin: its start-up sweep runs after theirs (the webhooks' re-queue
+  // of a dead process's deliveries would otherwise queue the ones it makes a second time).
+  await app.register(productOutboxPlugin);
   // The web app's catch-all stays last: everything no API route claimed is a page.
   await app.register(webPlugin);
   return app;

@@ -8,6 +8,7 @@ export * from './schema/integrations.ts';
 export * from './schema/knowledge.ts';
 export * from './schema/models.ts';
 export * from './schema/notifications.ts';
+export * from './schema/outbox.ts';
 export * from './schema/realtime.ts';
 export * from './schema/responses.ts';
 export * from './schema/retrieval.ts';

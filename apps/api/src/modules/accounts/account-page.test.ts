@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing/test-app.ts';
 import { describeDevice } from './device.ts';
 
@@ -403,6 +404,7 @@ describe('DELETE /api/me/', () => {
     expect((await t.call('GET', '/api/me/', { token })).status).toBe(200);
 
     const gone = await t.call('DELETE', '/api/me/', { token, json: { password: TEST_PASSWORD } });
+    await productEventsSettled(t.app);
     expect(gone.status).toBe(204);
     expect((await t.call('GET', '/api/me/', { token })).status).toBe(401);
     for (const table of ['applications', 'model_providers', 'webhooks']) {

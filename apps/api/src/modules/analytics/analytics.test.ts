@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import type { ChatroomRow } from '../chatrooms/serialize-chat.ts';
 import { localDate } from '../notifications/owner-time-zone.ts';
@@ -23,8 +24,10 @@ let owner: { token: string; user: { id: number; email: string } };
 let bob: { token: string };
 let app: { uuid: string; items: string[] };
 
-const analytics = (query = '', token = owner.token, appUuid = app.uuid) =>
-  t.call<TAnalytics>('GET', `/api/applications/${appUuid}/analytics/${query}`, { token });
+const analytics = async (query = '', token = owner.token, appUuid = app.uuid) => {
+  await productEventsSettled(t.app);
+  return t.call<TAnalytics>('GET', `/api/applications/${appUuid}/analytics/${query}`, { token });
+};
 const ownerSays = (chatroom: string, message: string, extra: Record<string, unknown> = {}) =>
   t.call('POST', `/api/applications/${app.uuid}/chatrooms/send-message/`, {
     token: owner.token,

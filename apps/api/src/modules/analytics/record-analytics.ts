@@ -41,11 +41,13 @@ const QUESTION_CHARS = 2000;
 
 /** Subscribes the counters to the product's events; each one logs its failure and goes on. */
 export function subscribeAnalytics(app: Ctx) {
-  app.events.on('conversation.created', (where) => countConversation(app, where));
-  app.events.on('message.created', (where) => countMessage(app, where, where.message));
-  app.events.on('message.rated', (where) => countRating(app, where, where.message, where.previous));
-  app.events.on('handoff.requested', (where) => countHandoffRequested(app, where));
-  app.events.on('handoff.answered', (where) => countHumanReply(app, where, where.reply, where.waitingSince));
+  app.events.onDurable('conversation.created', (where) => countConversation(app, where));
+  app.events.onDurable('message.created', (where) => countMessage(app, where, where.message));
+  app.events.onDurable('message.rated', (where) => countRating(app, where, where.message, where.previous));
+  app.events.onDurable('handoff.requested', (where) => countHandoffRequested(app, where));
+  app.events.onDurable('handoff.answered', (where) =>
+    countHumanReply(app, where, where.reply, where.waitingSince),
+  );
 }
 
 async function recording(app: Ctx, what: string, write: () => Promise<void>): Promise<void> {

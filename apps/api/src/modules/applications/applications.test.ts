@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -122,6 +123,7 @@ describe('applications', () => {
     expect((await t.call('DELETE', `/api/applications/${doomed.body.uuid}/`, { token: alice })).status).toBe(
       204,
     );
+    await productEventsSettled(t.app);
     expect(onDisk(doomedFiles.find((p) => p !== keptFile)!)).toBe(false);
     expect(onDisk(keptFile)).toBe(true);
   });

@@ -8,6 +8,7 @@ import {
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
+import { type AnyProductEvent, outboxEventsWithRow, rowFromDatabase } from '../../lib/product-events.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
@@ -43,13 +44,12 @@ export interface PostMessageInput {
  */
 export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TSendMessageResponse> {
   const { application, chatroom } = input;
-  const db = app.db;
   const takeOver = input.sendToUser && chatroom?.source === 'widget';
   const slot = input.sendToUser || chatroom?.handledBy === 'human' ? null : app.answers.reserve();
   // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
   // a new chatroom is created with the activity time already set: few statements, few round trips.
   const questionUuid = randomUUID();
-  const stored = db.transaction(async (tx) => {
+  const stored = app.db.transaction(async (tx) => {
     const [room] = chatroom
       ? await tx
           .update(chatrooms)
@@ -84,20 +84,56 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
       ...(slot && answered ? takenAnswer() : { status: 'pending' as const }),
       metadata: { reply_to: questionUuid, ...(input.answerRequest && { request: input.answerRequest }) },
     };
-    const rows = await tx
+    const where = { application, chatroom: room! };
+    // The owner's first reply to a visitor waiting for a person answers the handoff.
+    const waitingSince = takeOver ? chatroom.waitingSince : null;
+    // The question's webhooks, notifications and analytics (durable events, decision 085) go to the
+    // outbox in the messages' own INSERT, the question's row as it was written: one statement.
+    const insert = tx
       .insert(messages)
       .values(answered ? [question, answer] : [question])
       .returning();
+    const { rows: written } = (await tx.execute(sql`
+      WITH inserted AS (${insert.getSQL()}), outbox AS (
+        INSERT INTO product_outbox (events)
+        SELECT ${outboxEventsWithRow(
+          [
+            ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
+            { type: 'message.created', payload: where, row: 'message' },
+            ...(waitingSince
+              ? [{ type: 'handoff.answered' as const, payload: { ...where, waitingSince }, row: 'reply' }]
+              : []),
+          ],
+          { table: 'messages', cte: 'inserted' },
+        )}
+        FROM inserted WHERE uuid = ${questionUuid}
+        RETURNING id
+      )
+      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id FROM inserted`)) as unknown as {
+      rows: Array<Record<string, unknown>>;
+    };
+    const rows = written.map((raw) => rowFromDatabase('messages', raw));
+    const message = rows.find((row) => row.uuid === questionUuid)!;
+    const events: AnyProductEvent[] = [
+      ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
+      { type: 'message.created', payload: { ...where, message } },
+      ...(waitingSince
+        ? [{ type: 'handoff.answered' as const, payload: { ...where, reply: message, waitingSince } }]
+        : []),
+    ];
     return {
       room: room!,
-      message: rows.find((row) => row.uuid === questionUuid)!,
+      message,
       answer: rows.find((row) => row.uuid !== questionUuid),
+      outbox: { id: Number(written[0]!.outbox_id), events },
     };
   });
   const result = await stored.catch((error: unknown) => {
     slot?.release();
     throw error;
   });
+  // Committed: delivered from here, off this request.
+  await app.events.written(result.outbox.id, result.outbox.events);
   if (slot && !result.answer) slot.release();
 
   const ownerId = application.ownerId;
@@ -139,22 +175,7 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
       announced,
     });
   }
-  // The owner's webhooks hear of it after the answer started (one indexed query when there are none);
-  // the answer is recorded as `message.created` when it finishes (answer-message.ts).
-  const recorded = (async () => {
-    const where = { application, chatroom: result.room };
-    if (!chatroom) await app.events.emit('conversation.created', where);
-    await app.events.emit('message.created', { ...where, message: result.message });
-    // The owner's first reply to a visitor waiting for a person answers the handoff.
-    if (takeOver && chatroom.waitingSince)
-      await app.events.emit('handoff.answered', {
-        ...where,
-        reply: result.message,
-        waitingSince: chatroom.waitingSince,
-      });
-  })();
   await announced;
   if (!slot && result.answer) await wakeAnswerWorkers(app);
-  await recorded;
   return response;
 }

@@ -16,12 +16,15 @@ export async function setFeedback(
   feedback: TFeedback | null,
 ): Promise<TMessage> {
   const found = await findAnswer(app, ownerId, params);
-  const [row] = await app.db
-    .update(messages)
-    .set({ feedback })
-    .where(eq(messages.id, found.message.id))
-    .returning();
-  const message = await publishMessageUpdated(app, ownerId, found, row!);
-  await app.events.emit('message.rated', { ...found, message: row!, previous: found.message.feedback });
-  return message;
+  // The rating and its `message.rated` (webhooks, notifications, analytics) commit together (decision 085).
+  const row = await app.events.transaction(async (tx, emit) => {
+    const [rated] = await tx
+      .update(messages)
+      .set({ feedback })
+      .where(eq(messages.id, found.message.id))
+      .returning();
+    emit('message.rated', { ...found, message: rated!, previous: found.message.feedback });
+    return rated!;
+  });
+  return publishMessageUpdated(app, ownerId, found, row);
 }

@@ -38,7 +38,7 @@ export default fp(async function integrationsPlugin(
     wakePoller: () => poller?.wake(),
   });
   app.decorateRequest('integration', null);
-  app.events.on('applications.deleted', ({ telegramWebhooks }) =>
+  app.events.onDurable('applications.deleted', ({ telegramWebhooks }) =>
     unsetTelegramWebhooks(app, telegramWebhooks),
   );
   await app.register(integrationRoutes);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, conversationsOf } from '../../testing/chat-fixtures.ts';
 import { type FakeTelegram, startFakeTelegram } from '../../testing/fake-telegram-server.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { REPLY_QUEUE, type ReplyJob } from './reply-job.ts';
 import { sendReply } from './send-reply.ts';
@@ -325,6 +326,7 @@ describe('Telegram with a webhook (PUBLIC_URL is public https)', () => {
       expect(
         (await t.call('DELETE', `/api/applications/${other.uuid}/`, { token: owner.token })).status,
       ).toBe(204);
+      await productEventsSettled(t.app);
       expect(tg.calls.slice(since).some((c) => c.method === 'deleteWebhook' && c.token === PUSHED)).toBe(
         true,
       );

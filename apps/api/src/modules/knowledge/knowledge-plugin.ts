@@ -92,7 +92,7 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     leases: new Set(),
   };
   app.decorate('knowledge', { files, enqueue, deps, intake });
-  app.events.on('applications.deleted', ({ files: paths }) => removeUnusedFiles(app, paths));
+  app.events.onDurable('applications.deleted', ({ files: paths }) => removeUnusedFiles(app, paths));
 
   // Scheduled re-sync: every minute one worker checks the due items (claims make runs in several
   // processes safe). Read the clock at each use: tests replace `deps.clock` on the running app.

@@ -4,6 +4,7 @@ import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import type { TNotification } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDueChecks } from '../../rag/refresh-items.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 
@@ -153,6 +154,7 @@ async function runScheduleAt(hours: number) {
   const at = new Date(Date.now() + hours * 3_600_000);
   t.app.knowledge.deps.clock = () => at;
   await runDueChecks(t.app.knowledge.deps);
+  await productEventsSettled(t.app);
 }
 
 const byUuid = async (appUuid: string, uuid: string) => (await list(appUuid)).find((i) => i.uuid === uuid);

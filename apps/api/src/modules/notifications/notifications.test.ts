@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { readableMail } from '../../testing/mail.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
@@ -345,6 +346,7 @@ describe('quiet by default', () => {
         json: { model: appUuid, input },
       });
       expect(res.status).toBe(200);
+      await productEventsSettled(t.app);
       return res.body.conversation_id as string;
     };
     const before = await bell();
@@ -448,6 +450,7 @@ describe('e-mail', () => {
     const room = sent.body.conversation.uuid as string;
     expect((await visitor('POST', `/conversations/${room}/handoff/`)).status).toBe(200);
     const n = await notified('handoff_requested', (x) => x.chatroom_uuid === room);
+    await productEventsSettled(t.app);
     const [row] = await t.app.db.select().from(notifications).where(eq(notifications.uuid, n.uuid));
     return { room, id: row!.id, row: row! };
   }

@@ -13,20 +13,20 @@ import { type NewNotification, recordNotification } from './record-notification.
  */
 export function subscribeNotifications(app: Ctx) {
   app.events.on('chatroom.seen', ({ ownerId, chatroomUuid }) => markChatroomSeen(app, ownerId, chatroomUuid));
-  app.events.on('conversation.created', (where) => notifyConversationStarted(app, where));
-  app.events.on('message.created', (where) => notifyMessage(app, where, where.message));
+  app.events.onDurable('conversation.created', (where) => notifyConversationStarted(app, where));
+  app.events.onDurable('message.created', (where) => notifyMessage(app, where, where.message));
   // Told when an answer is rated anew (a rating cleared or set again is nothing new).
-  app.events.on('message.rated', async (where) => {
+  app.events.onDurable('message.rated', async (where) => {
     if (where.message.feedback !== where.previous) await notifyFeedback(app, where, where.message);
   });
-  app.events.on('handoff.requested', (event) => notifyHandoff(app, event));
-  app.events.on('knowledge.items.ended', async ({ owner, items }) => {
+  app.events.onDurable('handoff.requested', (event) => notifyHandoff(app, event));
+  app.events.onDurable('knowledge.items.ended', async ({ owner, items }) => {
     for (const row of items) await notifyKnowledgeFailed(app, owner, row);
   });
-  app.events.on('knowledge.check.failing', ({ owner, item, reason }) =>
+  app.events.onDurable('knowledge.check.failing', ({ owner, item, reason }) =>
     notifyCheckFailing(app, owner, item, reason),
   );
-  app.events.on('integration.failed', ({ ownerId, title, reason }) =>
+  app.events.onDurable('integration.failed', ({ ownerId, title, reason }) =>
     notifyIntegrationFailed(app, ownerId, { title, reason }),
   );
 }

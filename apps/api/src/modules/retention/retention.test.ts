@@ -2,6 +2,7 @@ import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { deleteExpiredConversations } from './delete-expired-conversations.ts';
@@ -75,6 +76,7 @@ describe('conversation retention', () => {
     });
     expect(ownChat.status).toBe(201);
     const own = ownChat.body.chatroom.uuid as string;
+    await productEventsSettled(t.app);
     await age(own, 95);
     await waitFor(async () => (await exists('unanswered_question_asks', 'true', [])) === 1);
     await age(old.room, 120);

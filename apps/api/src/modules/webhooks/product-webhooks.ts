@@ -12,13 +12,13 @@ import { emitWebhookEvent } from './emit-webhook-event.ts';
  * Like `emitWebhookEvent`, none of them throws.
  */
 export function subscribeWebhooks(app: Ctx) {
-  app.events.on('conversation.created', async ({ application, chatroom }) => {
+  app.events.onDurable('conversation.created', async ({ application, chatroom }) => {
     await emitWebhookEvent(app, application.ownerId, {
       type: 'conversation.created',
       data: { application_uuid: application.uuid, chatroom: serializeChatroom(chatroom) },
     });
   });
-  app.events.on('message.created', async ({ application, chatroom, message }) => {
+  app.events.onDurable('message.created', async ({ application, chatroom, message }) => {
     await emitWebhookEvent(app, application.ownerId, {
       type: 'message.created',
       data: {
@@ -30,7 +30,7 @@ export function subscribeWebhooks(app: Ctx) {
     });
   });
   // `feedback.created`: an answer was rated anew (a rating cleared or set again is no event).
-  app.events.on('message.rated', async ({ application, chatroom, message, previous }) => {
+  app.events.onDurable('message.rated', async ({ application, chatroom, message, previous }) => {
     if (message.feedback === null || message.feedback === previous) return;
     await emitWebhookEvent(app, application.ownerId, {
       type: 'feedback.created',
@@ -42,7 +42,7 @@ export function subscribeWebhooks(app: Ctx) {
       },
     });
   });
-  app.events.on('handoff.requested', async ({ application, chatroom }) => {
+  app.events.onDurable('handoff.requested', async ({ application, chatroom }) => {
     await emitWebhookEvent(app, application.ownerId, {
       type: 'handoff.requested',
       data: {
@@ -52,7 +52,7 @@ export function subscribeWebhooks(app: Ctx) {
       },
     });
   });
-  app.events.on('knowledge.items.ended', (event) => knowledgeItemsEnded(app, event));
+  app.events.onDurable('knowledge.items.ended', (event) => knowledgeItemsEnded(app, event));
 }
 
 /**

@@ -33,18 +33,33 @@ export async function requestHandoff(
   // Only a conversation the assistant handles, not already waiting, is changed. The condition is in
   // the update itself, so of two requests at once one changes the row and tells the owner; the other
   // answers with the conversation as it now is.
-  const [row] = await app.db
-    .update(chatrooms)
-    // Milliseconds, as the API shows it: the timeout job names the request by this exact value.
-    .set({ handledBy: 'human', waitingSince: sql`date_trunc('milliseconds', now())`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(chatrooms.id, chatroom.id),
-        eq(chatrooms.handledBy, 'assistant'),
-        isNull(chatrooms.waitingSince),
-      ),
-    )
-    .returning();
+  // The change, its `handoff.requested` (decision 085) and the timeout job commit together.
+  const row = await app.events.transaction(async (tx, emit) => {
+    const [waiting] = await tx
+      .update(chatrooms)
+      // Milliseconds, as the API shows it: the timeout job names the request by this exact value.
+      .set({
+        handledBy: 'human',
+        waitingSince: sql`date_trunc('milliseconds', now())`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(chatrooms.id, chatroom.id),
+          eq(chatrooms.handledBy, 'assistant'),
+          isNull(chatrooms.waitingSince),
+        ),
+      )
+      .returning();
+    if (!waiting) return null;
+    emit('handoff.requested', { application, chatroom: waiting, takeover: widget.takeover });
+    await app.jobs.send<HandoffTimeoutJob>(
+      HANDOFF_TIMEOUT_QUEUE,
+      { chatroomId: waiting.id, waitingSince: waiting.waitingSince!.toISOString() },
+      { startAfter: widget.takeover.wait_minutes * 60, retryLimit: 5, tx },
+    );
+    return waiting;
+  });
   if (!row) {
     const [current] = await app.db.select().from(chatrooms).where(eq(chatrooms.id, chatroom.id));
     return widgetConversationOf(serializeChatroom(current ?? chatroom));
@@ -60,12 +75,6 @@ export async function requestHandoff(
       visitor_uuid: visitor.claims.v,
     },
   });
-  await app.events.emit('handoff.requested', { application, chatroom: row, takeover: widget.takeover });
-  await app.jobs.send<HandoffTimeoutJob>(
-    HANDOFF_TIMEOUT_QUEUE,
-    { chatroomId: row.id, waitingSince: row.waitingSince!.toISOString() },
-    { startAfter: widget.takeover.wait_minutes * 60, retryLimit: 5 },
-  );
   return widgetConversationOf(updated);
 }
 

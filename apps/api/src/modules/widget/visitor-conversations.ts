@@ -111,13 +111,17 @@ export async function setVisitorFeedback(
       ),
     );
   if (!found) throw notFound('Message not found.');
-  const [row] = await app.db
-    .update(messages)
-    .set({ feedback })
-    .where(eq(messages.id, found.message.id))
-    .returning();
   const where = { application: visitor.application, chatroom: found.chatroom };
-  const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row!);
-  await app.events.emit('message.rated', { ...where, message: row!, previous: found.message.feedback });
+  // The rating and its `message.rated` commit together (decision 085).
+  const row = await app.events.transaction(async (tx, emit) => {
+    const [rated] = await tx
+      .update(messages)
+      .set({ feedback })
+      .where(eq(messages.id, found.message.id))
+      .returning();
+    emit('message.rated', { ...where, message: rated!, previous: found.message.feedback });
+    return rated!;
+  });
+  const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row);
   return widgetMessageOf(message, visitor.widget.show_sources);
 }

@@ -9,6 +9,7 @@ import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Ctx, ModelCtx } from '../../../lib/ctx.ts';
+import { outboxEventsWithRow, rowFromDatabase } from '../../../lib/product-events.ts';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
 import { passageSimilarity } from '../../../rag/passage-similarity.ts';
 import { termStatistics } from '../../../rag/term-statistics.ts';
@@ -394,11 +395,30 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   await flushing;
   if (usage) metadata.usage = usage;
   metadata.latency_ms = Date.now() - startedAt;
-  const [row] = await app.db
-    .update(messages)
-    .set({ message: text, status, metadata: { ...metadata }, leaseUntil: null, updatedAt: sql`now()` })
-    .where(thisRun)
-    .returning();
+  // The final row and its `message.created` (webhooks, notifications, analytics: decision 085) are
+  // written by one statement, so they commit together at no cost of a transaction; the event is
+  // delivered after it, off this run. Once per run: only the process holding this run gets a row.
+  const { rows } = (await app.db.execute(sql`
+    WITH final AS (
+      UPDATE ${messages}
+      SET message = ${text}, status = ${status}, metadata = ${JSON.stringify(metadata)}::jsonb,
+          lease_until = NULL, updated_at = now()
+      WHERE ${thisRun}
+      RETURNING *
+    ), outbox AS (
+      INSERT INTO product_outbox (events)
+      SELECT ${outboxEventsWithRow([{ type: 'message.created', payload: { application, chatroom }, row: 'message' }], { table: 'messages', cte: 'final' })}
+      FROM final
+      RETURNING id
+    )
+    SELECT final.*, (SELECT id FROM outbox) AS outbox_id FROM final`)) as unknown as {
+    rows: Array<Record<string, unknown>>;
+  };
+  const row = rows[0] && rowFromDatabase('messages', rows[0]);
+  if (row)
+    await app.events.written(Number(rows[0]!.outbox_id), [
+      { type: 'message.created', payload: { application, chatroom, message: row } },
+    ]);
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
   if (!row) return;
   // Counted before the final event, so whoever sees the answer finish finds it in the inbox.
@@ -413,6 +433,4 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     ownerId,
     change: { kind: 'updated', ...base, message: serializeMessage(row) },
   });
-  // Once per run: only the process holding this run gets its row back.
-  await app.events.emit('message.created', { application, chatroom, message: row });
 }
