@@ -2,6 +2,7 @@ import type { TFeedback, TMessage } from '@cairn/contracts/chat';
 import { messages } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
+import type { InChatroom } from '../../lib/product-events.ts';
 import { findAnswer } from './find-message.ts';
 import { publishMessageUpdated } from './publish-chat-event.ts';
 
@@ -16,8 +17,19 @@ export async function setFeedback(
   feedback: TFeedback | null,
 ): Promise<TMessage> {
   const found = await findAnswer(app, ownerId, params);
-  // The rating and its `message.rated` (webhooks, notifications, analytics) commit together (decision 085).
-  const row = await app.events.transaction(async (tx, emit) => {
+  return publishMessageUpdated(app, ownerId, found, await storeRating(app, found, feedback));
+}
+
+/**
+ * Stores an answer's rating, by its owner or a widget visitor; the rating and its `message.rated`
+ * (webhooks, notifications, analytics) commit together (decision 085).
+ */
+export function storeRating(
+  app: Ctx,
+  found: InChatroom & { message: typeof messages.$inferSelect },
+  feedback: TFeedback | null,
+) {
+  return app.events.transaction(async (tx, emit) => {
     const [rated] = await tx
       .update(messages)
       .set({ feedback })
@@ -26,5 +38,4 @@ export async function setFeedback(
     emit('message.rated', { ...found, message: rated!, previous: found.message.feedback });
     return rated!;
   });
-  return publishMessageUpdated(app, ownerId, found, row);
 }

@@ -15,6 +15,7 @@ import type { Ctx } from '../../lib/ctx.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
 import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
+import { storeRating } from '../chatrooms/set-feedback.ts';
 import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { takeVisitorMessage } from './visitor-limits.ts';
@@ -112,16 +113,7 @@ export async function setVisitorFeedback(
     );
   if (!found) throw notFound('Message not found.');
   const where = { application: visitor.application, chatroom: found.chatroom };
-  // The rating and its `message.rated` commit together (decision 085).
-  const row = await app.events.transaction(async (tx, emit) => {
-    const [rated] = await tx
-      .update(messages)
-      .set({ feedback })
-      .where(eq(messages.id, found.message.id))
-      .returning();
-    emit('message.rated', { ...where, message: rated!, previous: found.message.feedback });
-    return rated!;
-  });
+  const row = await storeRating(app, { ...where, message: found.message }, feedback);
   const message = await publishMessageUpdated(app, visitor.application.ownerId, where, row);
   return widgetMessageOf(message, visitor.widget.show_sources);
 }
