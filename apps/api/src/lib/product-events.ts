@@ -1,6 +1,6 @@
 import type { TFeedback, TMessageEvent } from '@cairn/contracts/chat';
 import type { Database, Db } from '@cairn/db/client';
-import { type chatrooms, type knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
+import { type chatrooms, knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -61,6 +61,13 @@ export interface ProductEvents {
   'integration.failed': { ownerId: number; title: string; reason: string };
 }
 export type ProductEventType = keyof ProductEvents;
+/**
+ * What only the owner's open screens hear, many times per answer (every delta): never in the
+ * outbox, told by `emit` after the change committed. Every other event has durable subscribers and
+ * is told with its change (`transaction`, `written`).
+ */
+export type LiveEventType = 'chat.changed' | 'chatroom.seen';
+export type DurableEventType = Exclude<ProductEventType, LiveEventType>;
 /** One event and its payload, of any type. */
 export type AnyProductEvent = {
   [T in ProductEventType]: { type: T; payload: ProductEvents[T] };
@@ -80,13 +87,9 @@ export interface ProductEventBus {
    * commit, off the request, in emit order; at least once (again after a crash before the row was
    * deleted). It decides its own failure policy: one that throws is logged, and not run again.
    */
-  onDurable<T extends ProductEventType>(type: T, handler: ProductEventHandler<T>): void;
-  /**
-   * Tells an event whose change already committed on its own: its live subscribers run before this
-   * resolves; for durable ones it writes the outbox row first (one statement after the change's:
-   * prefer `transaction` where the change has its own transaction).
-   */
-  emit<T extends ProductEventType>(type: T, payload: ProductEvents[T]): Promise<void>;
+  onDurable<T extends DurableEventType>(type: T, handler: ProductEventHandler<T>): void;
+  /** Tells a live event (its change committed): its subscribers run before this resolves. */
+  emit<T extends LiveEventType>(type: T, payload: ProductEvents[T]): Promise<void>;
   /**
    * Runs `work` in a transaction whose events (`emit`) are staged, written to the outbox in that
    * transaction (one row, when any has a durable subscriber) and told after it commits: live
@@ -136,7 +139,7 @@ const SWEEP_BATCH = 100;
 const DELETE_AFTER_MS = 1000;
 
 /** Rows an outbox event may carry as written by SQL (`to_jsonb`), revived into drizzle's shape. */
-const ROW_TABLES = { messages } as const;
+const ROW_TABLES = { messages, knowledgeItems } as const;
 type RowTable = keyof typeof ROW_TABLES;
 
 /** A row as the database returns it (column names, driver values) in the shape drizzle returns it. */
@@ -161,12 +164,21 @@ export function outboxEventsWithRow(
   events: Array<{ type: ProductEventType; payload: object; row?: string }>,
   from: { table: RowTable; cte: string },
 ): SQL {
-  const rowJson = sql`jsonb_build_object('$row', ${from.table}::text, 'v', to_jsonb(${sql.identifier(from.cte)}))`;
+  const rowJson = sql.raw(rowAsJson(from.table, from.cte));
   let json = sql`${toJson(events.map(({ type, payload }) => ({ type, payload })))}::jsonb`;
   events.forEach((event, i) => {
     if (event.row) json = sql`jsonb_set(${json}, ${`{${i},payload,${event.row}}`}::text[], ${rowJson})`;
   });
   return json;
+}
+
+/**
+ * SQL for a row of the CTE (or table alias) `alias`, a `table` row, as an outbox event's payload
+ * value (read back as drizzle's row), for raw statements that write their outbox row themselves.
+ */
+export function rowAsJson(table: RowTable, alias: string): string {
+  if (!/^[a-z_]+$/.test(alias)) throw new Error(`not a plain SQL alias: ${alias}`);
+  return `jsonb_build_object('$row', '${table}', 'v', to_jsonb(${alias}))`;
 }
 
 /** JSON keeps no Date: they are stored as `{ "$date": iso }` and revived on reading. */
@@ -324,17 +336,8 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       add(durable, type, handler as Handler);
     },
     async emit(type, payload) {
-      // Live only (`chat.changed`, every answer delta): the subscribers, nothing else.
-      if (!durable.has(type)) {
-        for (const handler of live.get(type) ?? [])
-          await (handler as ProductEventHandler<typeof type>)(payload);
-        return;
-      }
-      const events: Staged[] = [{ type, payload }];
-      const id = await writeRow(store().db, events);
-      held.add(id);
-      await runLive(events);
-      hand(id, events);
+      for (const handler of live.get(type) ?? [])
+        await (handler as ProductEventHandler<typeof type>)(payload);
     },
     async transaction(work) {
       let staged: Staged[] = [];

@@ -5,7 +5,7 @@ import { applications, messages } from '@cairn/db/schema';
 import { openTestDatabase } from '@cairn/db/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProductEvents, ProductEventType } from '../lib/product-events.ts';
+import type { DurableEventType, ProductEvents } from '../lib/product-events.ts';
 import { applicationWith } from '../testing/chat-fixtures.ts';
 import { productEventsSettled } from '../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
@@ -32,7 +32,7 @@ let alice: { token: string; user: { id: number } };
 let appUuid: string;
 let room: string;
 /** What the second process's durable subscriber heard, in the order it heard it. */
-const heard: Array<{ type: ProductEventType; createdAt: unknown; message?: MessageRow }> = [];
+const heard: Array<{ type: DurableEventType; createdAt: unknown; message?: MessageRow }> = [];
 type MessageRow = ProductEvents['message.created']['message'];
 const messageRow = async (db: TestApp['app']['db'], uuid: string) =>
   (await db.select().from(messages).where(eq(messages.uuid, uuid)))[0];
@@ -122,7 +122,7 @@ describe('the product events outbox', () => {
       {
         database,
         beforeListen(app) {
-          const hear = (type: ProductEventType) =>
+          const hear = (type: DurableEventType) =>
             app.events.onDurable(type, async (payload) => {
               const { chatroom, message } = payload as ProductEvents['message.created'];
               heard.push({ type, createdAt: chatroom.createdAt, message });

@@ -1,8 +1,11 @@
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import type { Database } from '@cairn/db/client';
+import { knowledgeItems } from '@cairn/db/schema';
 import { openTestDatabase } from '@cairn/db/testing';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelCtx } from '../lib/ctx.ts';
+import { fromJson } from '../lib/product-events.ts';
 import { deleteItemChunks, indexItem, indexReadyItems, prepareChunks } from './index-chunks.ts';
 import { insertApplication, insertItem, modelCtxOf, textDocument } from './test-fixtures.ts';
 
@@ -168,7 +171,7 @@ describe('indexItem', () => {
 
 describe('indexReadyItems', () => {
   it('indexes and readies, in one statement, only the items still held under the lease', async () => {
-    const { applicationId } = await insertApplication(database);
+    const { userId, applicationId } = await insertApplication(database);
     const ids = [];
     for (const title of ['Glaciers', 'Reaped', 'Deleted', 'Plain'])
       ids.push(await insertItem(database, applicationId, title));
@@ -185,8 +188,29 @@ describe('indexReadyItems', () => {
         chunks: await prepareChunks(textDocument(`Title ${i}`, ENGLISH), null),
       })),
     );
-    const ready = await indexReadyItems(database, { applicationId, lease: 'batch', embedder: null, items });
-    expect(ready.sort()).toEqual([ids[0], ids[3]].sort());
+    const owner = { ownerId: userId, applicationUuid: 'the-application' };
+    const { ready, outboxId } = await indexReadyItems(database, {
+      owner,
+      applicationId,
+      lease: 'batch',
+      embedder: null,
+      items,
+    });
+    expect(ready.map((row) => row.id).sort()).toEqual([ids[0], ids[3]].sort());
+    // Their `knowledge.items.ended` was written by the same statement, with the rows as drizzle reads them.
+    const [outbox] = (
+      await database.query<{ events: string }>(
+        'SELECT events::text AS events FROM product_outbox WHERE id = $1',
+        [outboxId],
+      )
+    ).rows;
+    const [ended] = fromJson(outbox!.events);
+    expect(ended).toEqual({ type: 'knowledge.items.ended', payload: { owner, items: ready } });
+    const [fromDrizzle] = await database.db
+      .select()
+      .from(knowledgeItems)
+      .where(eq(knowledgeItems.id, ids[0]!));
+    expect(ready[0]).toEqual(fromDrizzle);
     const { rows } = await database.query<{
       id: number;
       status: string;

@@ -1,7 +1,9 @@
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { Database } from '@cairn/db/client';
+import type { knowledgeItems } from '@cairn/db/schema';
 import { AppError } from '../lib/app-error.ts';
 import type { ModelCtx } from '../lib/ctx.ts';
+import { type ItemOwner, rowAsJson, rowFromDatabase } from '../lib/product-events.ts';
 import type { Embedder } from '../models/types.ts';
 import { chunkDocument, documentText } from './chunk.ts';
 import { embedInBatches, resolveEmbedder } from './embed.ts';
@@ -143,6 +145,8 @@ export const POSTINGS_CTE = `postings AS (
        FROM added a CROSS JOIN LATERAL unnest(a.tsv) u
      )`;
 
+type ItemRow = typeof knowledgeItems.$inferSelect;
+
 /** One item of `indexReadyItems`: what the worker parsed and prepared for it. */
 export interface ReadyItemInput {
   itemId: number;
@@ -157,14 +161,22 @@ export interface ReadyItemInput {
 /**
  * Indexes several items of one application and marks them `ready`, all in one statement: each
  * item is either fully indexed and ready or untouched (still `processing`, re-runnable), never
- * half-indexed. Only items still held under `lease` are written. Resolves to the ids made ready.
+ * half-indexed. Only items still held under `lease` are written. Resolves to the rows made ready and
+ * the outbox row of their `knowledge.items.ended` (decision 085), written by the same statement so
+ * the owner's webhooks hear of exactly what committed; the caller tells it (`events.written`).
  * Small items cost one statement per batch instead of one index and one status write each.
  */
 export async function indexReadyItems(
   database: Database,
-  input: { applicationId: number; lease: string; embedder: Embedder | null; items: ReadyItemInput[] },
-): Promise<number[]> {
-  if (input.items.length === 0) return [];
+  input: {
+    owner: ItemOwner;
+    applicationId: number;
+    lease: string;
+    embedder: Embedder | null;
+    items: ReadyItemInput[];
+  },
+): Promise<{ ready: ItemRow[]; outboxId: number | null }> {
+  if (input.items.length === 0) return { ready: [], outboxId: null };
   const items = input.items.map((item) => ({
     item_id: item.itemId,
     title: item.title,
@@ -178,7 +190,7 @@ export async function indexReadyItems(
   const chunks = input.items.flatMap((item) =>
     item.chunks.rows.map((row) => ({ item_id: item.itemId, ...row })),
   );
-  const { rows } = await database.query<{ id: number }>(
+  const { rows } = await database.query<Record<string, unknown>>(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(
          item_id int, title text, mime_type text, read_with_ocr boolean, language text,
@@ -222,9 +234,16 @@ export async function indexReadyItems(
            chunk_count = item.chunk_count,
            language = item.language, indexed_at = now(), heartbeat_at = now(), updated_at = now()
        FROM item WHERE k.id = item.id
-       RETURNING k.id
+       RETURNING k.*
+     ),
+     outbox AS (
+       INSERT INTO product_outbox (events)
+       SELECT jsonb_build_array(jsonb_build_object('type', 'knowledge.items.ended', 'payload',
+         jsonb_build_object('owner', $7::jsonb, 'items', jsonb_agg(${rowAsJson('knowledgeItems', 'ready')} ORDER BY ready.id))))
+       FROM ready HAVING count(*) > 0
+       RETURNING id
      )
-     SELECT id FROM ready`,
+     SELECT ready.*, (SELECT id FROM outbox) AS outbox_id FROM ready ORDER BY ready.id`,
     [
       JSON.stringify(items),
       input.applicationId,
@@ -232,9 +251,13 @@ export async function indexReadyItems(
       JSON.stringify(chunks),
       input.embedder?.id ?? null,
       input.embedder?.dimensions ?? null,
+      JSON.stringify(input.owner),
     ],
   );
-  return rows.map((row) => row.id);
+  return {
+    ready: rows.map((row) => rowFromDatabase('knowledgeItems', row)),
+    outboxId: rows[0] ? Number(rows[0].outbox_id) : null,
+  };
 }
 
 /** Removes everything indexed for an item (its chunks; postings and vectors cascade). */

@@ -5,6 +5,7 @@ import { applications, knowledgeItems } from '@cairn/db/schema';
 import { and, eq, inArray, lt, lte, ne, sql } from 'drizzle-orm';
 import { AppError } from '../lib/app-error.ts';
 import type { ModelCtx } from '../lib/ctx.ts';
+import type { ItemOwner, ProductEventBus } from '../lib/product-events.ts';
 import { addCrawledPages, sameSiteLinks } from './crawl-links.ts';
 import { resolveEmbedder } from './embed.ts';
 import { FetchError, type FetchedPage, fetchUrl } from './fetch-url.ts';
@@ -33,7 +34,6 @@ export const HEARTBEAT_MS = 5_000;
 export const STALL_AFTER_SECONDS = 45;
 
 type ItemRow = typeof knowledgeItems.$inferSelect;
-export type ItemOwner = { ownerId: number; applicationUuid: string };
 
 /** The app's collaborators a worker needs (`ModelCtx`: the database, the secret box, the provider policy) and the pipeline's own parts. */
 export interface IngestDeps extends ModelCtx {
@@ -43,12 +43,13 @@ export interface IngestDeps extends ModelCtx {
   parse(input: ParseInput): Promise<ParseResult>;
   /** Publishes the row as a `kb_updates` event to the application's owner (`deleted`: it is gone). */
   publish(owner: ItemOwner, row: ItemRow, deleted?: boolean): Promise<void>;
-  /** A scheduled check of the item started failing (it worked before): the owner is told. Never throws. */
-  checkFailing(owner: ItemOwner, row: ItemRow, reason: string): Promise<void>;
   /** Time as checks and schedules see it; tests replace it to run the schedule. */
   clock: () => Date;
-  /** The items' ingestion ended (`ready` or `failed`, just written): the owner's webhooks hear it. Never throws. */
-  ended(owner: ItemOwner, rows: ItemRow[]): Promise<unknown>;
+  /**
+   * The product's events: an item's ingestion ending (`knowledge.items.ended`) and its scheduled
+   * checks starting to fail (`knowledge.check.failing`) are written with the item's change.
+   */
+  events: Pick<ProductEventBus, 'transaction' | 'written'>;
   /** Queues (again) the ingestion of items; with `tx`, inside that transaction. */
   enqueue(itemIds: number[], options?: { startAfterSeconds?: number; tx?: Db }): Promise<void>;
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
@@ -342,11 +343,21 @@ async function ingestClaimed(
   }
   const index = async (items: typeof prepared) => {
     await deps.waitForRequests();
-    return indexReadyItems(deps.database, { applicationId: batch.applicationId, lease, embedder, items });
+    const { ready, outboxId } = await indexReadyItems(deps.database, {
+      owner,
+      applicationId: batch.applicationId,
+      lease,
+      embedder,
+      items,
+    });
+    for (const row of ready) await deps.publish(owner, row);
+    if (outboxId !== null)
+      await deps.events.written(outboxId, [
+        { type: 'knowledge.items.ended', payload: { owner, items: ready } },
+      ]);
   };
-  let readyIds: number[] = [];
   try {
-    readyIds = await index(prepared);
+    await index(prepared);
   } catch (error) {
     deps.log.warn(
       { err: error, itemIds: prepared.map((p) => p.itemId) },
@@ -354,19 +365,12 @@ async function ingestClaimed(
     );
     for (const item of prepared) {
       try {
-        readyIds.push(...(await index([item])));
+        await index([item]);
       } catch (itemError) {
         await fail(item.row, itemError);
       }
     }
   }
-  if (readyIds.length === 0) return;
-  const ready = await deps.database.db
-    .select()
-    .from(knowledgeItems)
-    .where(inArray(knowledgeItems.id, readyIds));
-  for (const row of ready) await deps.publish(owner, row);
-  await deps.ended(owner, ready);
 }
 
 /** Writes to the item under our lease and publishes it; false when the lease is gone (deleted, reaped, re-synced). */
@@ -376,14 +380,22 @@ async function writeUnderLease(
   claim: { itemId: number; lease: string },
   values: Partial<typeof knowledgeItems.$inferInsert>,
 ): Promise<boolean> {
-  const [row] = await deps.database.db
-    .update(knowledgeItems)
-    .set({ ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(eq(knowledgeItems.id, claim.itemId), eq(knowledgeItems.lease, claim.lease)))
-    .returning();
+  const update = (db: Db) =>
+    db
+      .update(knowledgeItems)
+      .set({ ...values, heartbeatAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(knowledgeItems.id, claim.itemId), eq(knowledgeItems.lease, claim.lease)))
+      .returning();
+  const [row] =
+    values.status === 'ready' || values.status === 'failed'
+      ? await deps.events.transaction(async (tx, emit) => {
+          const rows = await update(tx);
+          if (rows[0]) emit('knowledge.items.ended', { owner, items: rows });
+          return rows;
+        })
+      : await update(deps.database.db);
   if (!row) return false;
   await deps.publish(owner, row);
-  if (values.status === 'ready' || values.status === 'failed') await deps.ended(owner, [row]);
   return true;
 }
 
@@ -594,13 +606,10 @@ export async function handBackItems(deps: IngestDeps, leases: string[]): Promise
     .returning();
   if (!rows.length) return 0;
   await deps.enqueue(rows.map((row) => row.id));
-  const apps = await db
-    .select({ id: applications.id, uuid: applications.uuid, ownerId: applications.ownerId })
-    .from(applications)
-    .where(inArray(applications.id, [...new Set(rows.map((row) => row.applicationId))]));
+  const owners = await ownersOf(db, rows);
   for (const row of rows) {
-    const app = apps.find((a) => a.id === row.applicationId);
-    if (app) await deps.publish({ ownerId: app.ownerId, applicationUuid: app.uuid }, row);
+    const owner = owners.get(row.applicationId);
+    if (owner) await deps.publish(owner, row);
   }
   return rows.length;
 }
@@ -615,26 +624,34 @@ export async function recoverStalledItems(
   deps: IngestDeps,
   options: { all?: boolean } = {},
 ): Promise<number> {
-  const { db } = deps.database;
   const stalled = options.all
     ? eq(knowledgeItems.status, 'processing')
     : and(
         eq(knowledgeItems.status, 'processing'),
         lt(knowledgeItems.heartbeatAt, sql`now() - make_interval(secs => ${STALL_AFTER_SECONDS})`),
       );
-  const rows = await db
-    .update(knowledgeItems)
-    .set({
-      status: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS} THEN 'failed' ELSE 'queued' END`,
-      error: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS}
+  // Items that used up their attempts fail here, and their `knowledge.items.ended` commits with it.
+  const recovered = await deps.events.transaction(async (tx, emit) => {
+    const rows = await tx
+      .update(knowledgeItems)
+      .set({
+        status: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS} THEN 'failed' ELSE 'queued' END`,
+        error: sql`CASE WHEN ${knowledgeItems.attempts} >= ${MAX_INGEST_ATTEMPTS}
         THEN ${`Processing stopped unexpectedly ${MAX_INGEST_ATTEMPTS} times (the server restarted or ran out of memory). Try a smaller file, or re-sync.`}
         ELSE NULL END`,
-      progress: 0,
-      lease: null,
-      updatedAt: sql`now()`,
-    })
-    .where(stalled)
-    .returning();
+        progress: 0,
+        lease: null,
+        updatedAt: sql`now()`,
+      })
+      .where(stalled)
+      .returning();
+    const owners = await ownersOf(tx, rows);
+    for (const row of rows) {
+      const owner = owners.get(row.applicationId);
+      if (owner && row.status === 'failed') emit('knowledge.items.ended', { owner, items: [row] });
+    }
+    return rows.map((row) => ({ row, owner: owners.get(row.applicationId) }));
+  });
   // Queued items with no pending job: their job was fetched by a worker that died before
   // starting it (workers fetch jobs in batches). Anything waiting that long gets a new job.
   const { rows: waiting } = await deps.database.query<{ id: number }>(
@@ -647,18 +664,21 @@ export async function recoverStalledItems(
      RETURNING k.id`,
     [options.all === true, STALL_AFTER_SECONDS, INGEST_QUEUE],
   );
-  for (const row of rows) {
+  for (const { row, owner } of recovered) {
     if (row.status === 'failed') await deleteItemChunks(deps.database, row.id).catch(() => {});
     else await deps.enqueue([row.id]);
-    const [app] = await db
-      .select({ uuid: applications.uuid, ownerId: applications.ownerId })
-      .from(applications)
-      .where(eq(applications.id, row.applicationId));
-    if (!app) continue;
-    const owner = { ownerId: app.ownerId, applicationUuid: app.uuid };
-    await deps.publish(owner, row);
-    if (row.status === 'failed') await deps.ended(owner, [row]);
+    if (owner) await deps.publish(owner, row);
   }
   if (waiting.length) await deps.enqueue(waiting.map((row) => row.id));
-  return rows.length + waiting.length;
+  return recovered.length + waiting.length;
+}
+
+/** The owners of the rows' applications, by application id. */
+async function ownersOf(db: Db, rows: ItemRow[]): Promise<Map<number, ItemOwner>> {
+  if (!rows.length) return new Map();
+  const apps = await db
+    .select({ id: applications.id, uuid: applications.uuid, ownerId: applications.ownerId })
+    .from(applications)
+    .where(inArray(applications.id, [...new Set(rows.map((row) => row.applicationId))]));
+  return new Map(apps.map((a) => [a.id, { ownerId: a.ownerId, applicationUuid: a.uuid }]));
 }

@@ -1,14 +1,9 @@
+import type { Db } from '@cairn/db/client';
 import { applications, knowledgeItems } from '@cairn/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { ItemOwner } from '../lib/product-events.ts';
 import { FetchError } from './fetch-url.ts';
-import {
-  checked,
-  contentHash,
-  fetchItemPage,
-  type IngestDeps,
-  type ItemOwner,
-  importSitemap,
-} from './ingest-item.ts';
+import { checked, contentHash, fetchItemPage, type IngestDeps, importSitemap } from './ingest-item.ts';
 import { deletePages } from './site-pages.ts';
 
 export const REFRESH_QUEUE = 'knowledge-refresh';
@@ -138,14 +133,20 @@ async function checkFailed(deps: IngestDeps, owner: ItemOwner, row: ItemRow, rea
   const hours = row.refreshIntervalHours
     ? Math.min(row.refreshIntervalHours * 2 ** failures, MAX_BACKOFF_HOURS)
     : undefined;
-  const updated = await write(deps, owner, row, {
+  const values = {
     lastCheckedAt: now,
     checkFailures: failures,
     nextCheckAt: hours ? new Date(now.getTime() + hours * 3_600_000) : null,
+  };
+  const updated = await deps.events.transaction(async (tx, emit) => {
+    const updated = await updateItem(tx, row, values);
+    // Told once when checks start failing, not at every failure; a success resets the count.
+    // A site's pages have no schedule of their own: their root's failures are the ones told.
+    if (updated && failures === 1 && row.refreshIntervalHours)
+      emit('knowledge.check.failing', { owner, item: updated, reason });
+    return updated;
   });
-  // Told once when checks start failing, not at every failure; a success resets the count.
-  // A site's pages have no schedule of their own: their root's failures are the ones told.
-  if (updated && failures === 1 && row.refreshIntervalHours) await deps.checkFailing(owner, updated, reason);
+  if (updated) await deps.publish(owner, updated);
 }
 
 async function write(
@@ -153,13 +154,21 @@ async function write(
   owner: ItemOwner,
   row: ItemRow,
   values: Partial<typeof knowledgeItems.$inferInsert>,
+): Promise<void> {
+  const updated = await updateItem(deps.database.db, row, values);
+  if (updated) await deps.publish(owner, updated);
+}
+
+async function updateItem(
+  db: Db,
+  row: ItemRow,
+  values: Partial<typeof knowledgeItems.$inferInsert>,
 ): Promise<ItemRow | undefined> {
-  const [updated] = await deps.database.db
+  const [updated] = await db
     .update(knowledgeItems)
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(knowledgeItems.id, row.id))
     .returning();
-  if (updated) await deps.publish(owner, updated);
   return updated;
 }
 

@@ -15,29 +15,27 @@ import { queueAccountMail } from './send-account-mail.ts';
  */
 export async function deleteAccount(app: Ctx, user: AuthUser, password: string): Promise<void> {
   await confirmPassword(app, user, password, 'password');
-  const owned = app.db
-    .select({ id: applications.id })
-    .from(applications)
-    .where(eq(applications.ownerId, user.id));
-  const files = await app.db
-    .selectDistinct({ path: knowledgeItems.filePath })
-    .from(knowledgeItems)
-    .where(and(inArray(knowledgeItems.applicationId, owned), isNotNull(knowledgeItems.filePath)));
-  const telegramWebhooks = await app.db
-    .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.ownerId, user.id),
-        eq(integrations.kind, 'telegram'),
-        eq(integrations.mode, 'webhook'),
-      ),
-    );
-
-  await app.db.transaction(async (tx) => {
+  await app.events.transaction(async (tx, emit) => {
+    const owned = tx
+      .select({ id: applications.id })
+      .from(applications)
+      .where(eq(applications.ownerId, user.id));
+    const files = await tx
+      .selectDistinct({ path: knowledgeItems.filePath })
+      .from(knowledgeItems)
+      .where(and(inArray(knowledgeItems.applicationId, owned), isNotNull(knowledgeItems.filePath)));
+    const telegramWebhooks = await tx
+      .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.ownerId, user.id),
+          eq(integrations.kind, 'telegram'),
+          eq(integrations.mode, 'webhook'),
+        ),
+      );
     await tx.delete(users).where(eq(users.id, user.id));
     await queueAccountMail(app, { kind: 'notice', email: user.email, mail: accountDeletedMail() }, { tx });
+    emit('applications.deleted', { files: files.map((f) => f.path), telegramWebhooks });
   });
-
-  await app.events.emit('applications.deleted', { files: files.map((f) => f.path), telegramWebhooks });
 }

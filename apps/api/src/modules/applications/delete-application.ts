@@ -10,20 +10,19 @@ import type { Ctx } from '../../lib/ctx.ts';
  */
 export async function deleteApplication(app: Ctx, ownerId: number, uuid: string) {
   const owned = and(eq(applications.uuid, uuid), eq(applications.ownerId, ownerId));
-  const files = await app.db
-    .selectDistinct({ path: knowledgeItems.filePath })
-    .from(knowledgeItems)
-    .innerJoin(applications, eq(applications.id, knowledgeItems.applicationId))
-    .where(owned);
-  const bots = await app.db
-    .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
-    .from(integrations)
-    .innerJoin(applications, eq(applications.id, integrations.applicationId))
-    .where(and(owned, eq(integrations.kind, 'telegram'), eq(integrations.mode, 'webhook')));
-  const [row] = await app.db.delete(applications).where(owned).returning({ id: applications.id });
-  if (!row) throw notFound('Application not found.');
-  await app.events.emit('applications.deleted', {
-    files: files.map((f) => f.path),
-    telegramWebhooks: bots,
+  await app.events.transaction(async (tx, emit) => {
+    const files = await tx
+      .selectDistinct({ path: knowledgeItems.filePath })
+      .from(knowledgeItems)
+      .innerJoin(applications, eq(applications.id, knowledgeItems.applicationId))
+      .where(owned);
+    const bots = await tx
+      .select({ uuid: integrations.uuid, botTokenCiphertext: integrations.botTokenCiphertext })
+      .from(integrations)
+      .innerJoin(applications, eq(applications.id, integrations.applicationId))
+      .where(and(owned, eq(integrations.kind, 'telegram'), eq(integrations.mode, 'webhook')));
+    const [row] = await tx.delete(applications).where(owned).returning({ id: applications.id });
+    if (!row) throw notFound('Application not found.');
+    emit('applications.deleted', { files: files.map((f) => f.path), telegramWebhooks: bots });
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { desc, eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
+import type { StageEvent } from '../../lib/product-events.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, type MessageRow, serializeMessage } from './serialize-chat.ts';
@@ -23,10 +24,13 @@ const fromEndUser = (m: MessageRow) =>
  * In the transaction that gives a chatroom back to the assistant (the owner's hand-back, or nobody
  * replying in time): stores the assistant's notice to the visitor, then a queued answer for each
  * question the visitor wrote after the last reply, oldest first (the person left them unanswered).
- * Returns the new messages, for `announceHandBack` once the transaction committed.
+ * Stages the notice's `message.created`; returns the new messages, for `announceHandBack` once the
+ * transaction committed.
  */
 export async function handBackInTransaction(
   tx: Db,
+  emit: StageEvent,
+  application: ApplicationRow,
   room: ChatroomRow,
   notice: { message: string; metadata: Record<string, unknown> },
 ): Promise<MessageRow[]> {
@@ -41,7 +45,7 @@ export async function handBackInTransaction(
     .slice(0, end === -1 ? recent.length : end)
     .slice(0, MAX_QUESTIONS_LEFT)
     .reverse();
-  return tx
+  const created = await tx
     .insert(messages)
     .values([
       { chatroomId: room.id, senderIdentifier: ASSISTANT_SENDER, ...notice },
@@ -53,9 +57,12 @@ export async function handBackInTransaction(
       })),
     ])
     .returning();
+  // The notice is a message in its own right; answers are recorded when they finish (answer-message.ts).
+  emit('message.created', { application, chatroom: room, message: created[0]! });
+  return created;
 }
 
-/** After the hand-back committed: the new messages are announced and the answer workers woken. */
+/** After the hand-back committed: the new messages are shown to the owner and the answer workers woken. */
 export async function announceHandBack(
   app: Ctx,
   application: ApplicationRow,
@@ -73,8 +80,5 @@ export async function announceHandBack(
       },
     });
   }
-  const [notice] = created;
-  if (notice) await app.events.emit('message.created', { application, chatroom: room, message: notice });
-  // Answers are recorded as `message.created` when they finish (answer-message.ts).
   if (created.some((m) => m.status === 'pending')) await wakeAnswerWorkers(app);
 }

@@ -1,4 +1,5 @@
 import type { TMessage } from '@cairn/contracts/chat';
+import type { Db } from '@cairn/db/client';
 import { messages } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
@@ -19,21 +20,21 @@ export async function stopAnswer(
   params: { appId: string; chatroomId: string; messageId: string },
 ): Promise<TMessage> {
   const found = await findAnswer(app, ownerId, params);
-  const stop = (status: 'pending' | 'streaming') =>
-    app.db
+  const stop = (db: Db, status: 'pending' | 'streaming') =>
+    db
       .update(messages)
       .set({ status: 'stopped', leaseUntil: null, updatedAt: sql`now()` })
       .where(and(eq(messages.id, found.message.id), eq(messages.status, status)))
       .returning();
   // Two statements, so that which one matched says whether a process streams it (a take in
   // between makes the first miss and the second match).
-  const [untaken] = await stop('pending');
-  if (untaken) {
-    const message = await publishMessageUpdated(app, ownerId, found, untaken);
-    await app.events.emit('message.created', { ...found, message: untaken });
-    return message;
-  }
-  const [row] = await stop('streaming');
+  const untaken = await app.events.transaction(async (tx, emit) => {
+    const [untaken] = await stop(tx, 'pending');
+    if (untaken) emit('message.created', { ...found, message: untaken });
+    return untaken;
+  });
+  if (untaken) return publishMessageUpdated(app, ownerId, found, untaken);
+  const [row] = await stop(app.db, 'streaming');
   if (!row) return serializeMessage(found.message);
   await requestStop(app, row.id, row.run);
   return publishMessageUpdated(app, ownerId, found, row);

@@ -22,7 +22,7 @@ export async function updateChatroom(
   input: z.output<typeof ZUpdateChatroomRequest>,
 ): Promise<TChatroom> {
   const { chatroom, application } = await findChatroom(app.db, ownerId, appUuid, chatroomUuid);
-  const { row, created } = await app.db.transaction(async (tx) => {
+  const { row, created } = await app.events.transaction(async (tx, emit) => {
     const [before] = await tx.select().from(chatrooms).where(eq(chatrooms.id, chatroom.id)).for('update');
     const [row] = await tx
       .update(chatrooms)
@@ -35,7 +35,7 @@ export async function updateChatroom(
       .returning();
     const handedBack = before?.handledBy === 'human' && row!.handledBy === 'assistant';
     const created = handedBack
-      ? await handBackInTransaction(tx, row!, {
+      ? await handBackInTransaction(tx, emit, application, row!, {
           message: HANDED_BACK_NOTICE,
           metadata: { handed_back: true },
         })

@@ -69,8 +69,8 @@ async function claimThread(
   application: ApplicationRow,
   job: ReplyJob,
 ): Promise<ChatroomRow | null> {
-  return app.db
-    .transaction(async (tx) => {
+  return app.events
+    .transaction(async (tx, emit) => {
       const [room] = await tx
         .insert(chatrooms)
         .values({
@@ -84,7 +84,9 @@ async function claimThread(
         .values({ integrationId: integration.id, threadKey: job.threadKey, chatroomId: room!.id })
         .onConflictDoNothing({ target: [integrationThreads.integrationId, integrationThreads.threadKey] })
         .returning({ id: integrationThreads.id });
-      if (!link) tx.rollback();
+      if (!link) throw new TransactionRollbackError();
+      // postMessage announces only the chatrooms it creates itself; this one is new all the same.
+      emit('conversation.created', { application, chatroom: room! });
       return room!;
     })
     .catch((error: unknown) => {
@@ -93,20 +95,20 @@ async function claimThread(
     });
 }
 
-/** The chatroom of the job's thread, and whether this job created it. */
+/** The chatroom of the job's thread, created (and announced) by the first job of the thread. */
 async function threadChatroom(
   app: Ctx,
   integration: IntegrationRow,
   application: ApplicationRow,
   job: ReplyJob,
-): Promise<{ chatroom: ChatroomRow; created: boolean }> {
+): Promise<ChatroomRow> {
   // A lost claim means the winner's link was committed; only an integration moved to another
   // application (its links deleted) in between sends this round again.
   for (;;) {
     const linked = await linkedChatroom(app, integration, job);
-    if (linked) return { chatroom: linked, created: false };
+    if (linked) return linked;
     const claimed = await claimThread(app, integration, application, job);
-    if (claimed) return { chatroom: claimed, created: true };
+    if (claimed) return claimed;
   }
 }
 
@@ -128,17 +130,14 @@ export async function askApplication(
     if (isFinalStatus(started.status)) return serializeMessage(started);
     return finalMessage(followAnswer(app, application.ownerId, job.answerUuid));
   }
-  const thread = await threadChatroom(app, integration, application, job);
-  // postMessage announces only the chatrooms it creates itself; this one is new all the same.
-  if (thread.created)
-    await app.events.emit('conversation.created', { application, chatroom: thread.chatroom });
+  const chatroom = await threadChatroom(app, integration, application, job);
   // Subscribed before the answer exists, so that none of its events is missed.
   const follower = followAnswer(app, application.ownerId, job.answerUuid);
   const posted = await postMessage(app, {
     application,
     // A link left by a job that raced the integration's move to another application: this
     // message starts a conversation of its own, as postMessage creates it.
-    chatroom: thread.chatroom.applicationId === application.id ? thread.chatroom : undefined,
+    chatroom: chatroom.applicationId === application.id ? chatroom : undefined,
     source: integration.kind,
     senderIdentifier: senderOf(job),
     message: job.question,

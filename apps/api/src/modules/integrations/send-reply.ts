@@ -15,27 +15,30 @@ import { sendPartsOnce } from './telegram-send-once.ts';
 
 /** The status an owner sees: the last failure (kept with its time) or connected again. */
 export async function markIntegration(app: Ctx, id: number, error: string | null) {
-  const [before] = await app.db
-    .select({ status: integrations.status, ownerId: integrations.ownerId, kind: integrations.kind })
-    .from(integrations)
-    .where(eq(integrations.id, id));
-  await app.db
-    .update(integrations)
-    .set(
-      error === null
-        ? { status: 'connected' }
-        : { status: 'error', lastError: error.slice(0, 1000), lastErrorAt: sql`now()` },
-    )
-    .where(eq(integrations.id, id));
-  // Only the change from working to broken notifies: a broken bot fails on every message.
-  if (error !== null && before && before.status !== 'error') {
-    const name = before.kind === 'slack' ? 'Slack' : 'Telegram';
-    await app.events.emit('integration.failed', {
-      ownerId: before.ownerId,
-      title: `${name} stopped working`,
-      reason: error,
-    });
-  }
+  await app.events.transaction(async (tx, emit) => {
+    const [before] = await tx
+      .select({ status: integrations.status, ownerId: integrations.ownerId, kind: integrations.kind })
+      .from(integrations)
+      .where(eq(integrations.id, id))
+      .for('update');
+    await tx
+      .update(integrations)
+      .set(
+        error === null
+          ? { status: 'connected' }
+          : { status: 'error', lastError: error.slice(0, 1000), lastErrorAt: sql`now()` },
+      )
+      .where(eq(integrations.id, id));
+    // Only the change from working to broken notifies: a broken bot fails on every message.
+    if (error !== null && before && before.status !== 'error') {
+      const name = before.kind === 'slack' ? 'Slack' : 'Telegram';
+      emit('integration.failed', {
+        ownerId: before.ownerId,
+        title: `${name} stopped working`,
+        reason: error,
+      });
+    }
+  });
 }
 
 async function deliver(

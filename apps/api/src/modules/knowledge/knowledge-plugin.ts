@@ -82,10 +82,8 @@ export default fp(async function knowledgePlugin(app: FastifyInstance) {
     },
     parse: (input) => parser.parse(input),
     publish: (owner, row, deleted) => publishSiteItem(app, owner, row, deleted),
-    checkFailing: (owner, item, reason) =>
-      app.events.emit('knowledge.check.failing', { owner, item, reason }),
     clock: systemClock,
-    ended: (owner, items) => app.events.emit('knowledge.items.ended', { owner, items }),
+    events: app.events,
     enqueue: (itemIds, options) => enqueue(itemIds, options ?? {}),
     log: app.log,
     waitForRequests: intake.idle,

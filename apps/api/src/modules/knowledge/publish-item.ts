@@ -2,13 +2,9 @@ import type { TKbUpdateEvent } from '@cairn/contracts/knowledge';
 import { knowledgeItems } from '@cairn/db/schema';
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
+import type { ItemOwner } from '../../lib/product-events.ts';
 import { type KnowledgeItemRow, serializeItem } from './serialize-item.ts';
 import { NO_SITE, type SiteView, siteViews } from './site-view.ts';
-
-export interface ItemOwner {
-  ownerId: number;
-  applicationUuid: string;
-}
 
 /** Tells the owner's open sockets (in every process) that an item changed. */
 export async function publishItem(

@@ -4,6 +4,7 @@ import type { Db } from '@cairn/db/client';
 import { webhookAttempts, webhookDeliveries, webhooks } from '@cairn/db/schema';
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
+import type { ProductEvents } from '../../lib/product-events.ts';
 import { nextDelayMs, parseRetryAfter } from './delivery-settings.ts';
 import { DeliveryError, type PostResult, postWebhook } from './post-webhook.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
@@ -92,7 +93,7 @@ export async function deliverWebhook(app: Ctx, deliveryId: number): Promise<void
   const retryAfterMs = status === 429 || status === 503 ? parseRetryAfter(result?.retryAfter) : null;
   const delay = ok || gone ? null : nextDelayMs(settings, attemptNumber, retryAfterMs);
 
-  const outcome = await app.db.transaction(async (tx) => {
+  const outcome = await app.events.transaction(async (tx, emit) => {
     const [updated] = await tx
       .update(webhookDeliveries)
       .set({
@@ -129,13 +130,11 @@ export async function deliverWebhook(app: Ctx, deliveryId: number): Promise<void
         : null;
     // Disabling fails this delivery too, whatever its schedule said; the reason is kept when this
     // call is the one that disabled the webhook (the owner is told once).
-    const disabled =
-      disableReason && (await disableWebhook(tx, webhook.id, disableReason)) ? disableReason : null;
-    return { retry: !disableReason && updated.status === 'pending' ? updated : null, disabled };
+    if (disableReason && (await disableWebhook(tx, webhook.id, disableReason)))
+      emit('integration.failed', disabledNotice(webhook, disableReason));
+    return { retry: !disableReason && updated.status === 'pending' ? updated : null };
   });
-  if (!outcome) return;
-  if (outcome.retry) await queueDeliveries(app, [outcome.retry]);
-  if (outcome.disabled) await notifyDisabled(app, webhook, outcome.disabled);
+  if (outcome?.retry) await queueDeliveries(app, [outcome.retry]);
 }
 
 /**
@@ -217,9 +216,9 @@ function describeStatus(status: number): string {
   return `HTTP ${status} ${text}`;
 }
 
-/** Tells the owner (the notifications subscribe: the bell, and e-mail, push or Slack as the profile asks). */
-async function notifyDisabled(app: Ctx, webhook: WebhookRow, reason: string) {
-  await app.events.emit('integration.failed', {
+/** What the owner is told (the notifications subscribe: the bell, and e-mail, push or Slack as the profile asks). */
+function disabledNotice(webhook: WebhookRow, reason: string): ProductEvents['integration.failed'] {
+  return {
     ownerId: webhook.ownerId,
     title: 'A webhook was disabled',
     reason: [
@@ -227,5 +226,5 @@ async function notifyDisabled(app: Ctx, webhook: WebhookRow, reason: string) {
       reason,
       'Events that happen while it is disabled are not sent. When the receiver works again, enable the webhook in your integration settings; you can resend failed deliveries from its delivery log.',
     ].join('\n\n'),
-  });
+  };
 }

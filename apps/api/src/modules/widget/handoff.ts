@@ -85,7 +85,7 @@ export async function requestHandoff(
  * cleared `waiting_since`, and then this does nothing.
  */
 export async function endUnansweredHandoff(app: Ctx, job: HandoffTimeoutJob): Promise<void> {
-  const ended = await app.db.transaction(async (tx) => {
+  const ended = await app.events.transaction(async (tx, emit) => {
     const [room] = await tx
       .update(chatrooms)
       .set({ handledBy: 'assistant', waitingSince: null, lastMessageAt: sql`now()`, updatedAt: sql`now()` })
@@ -95,7 +95,7 @@ export async function endUnansweredHandoff(app: Ctx, job: HandoffTimeoutJob): Pr
     const [application] = await tx.select().from(applications).where(eq(applications.id, room.applicationId));
     const widget = await loadWidget(tx, application!);
     // The owner's no-reply message tells the visitor; what they asked while waiting is answered.
-    const created = await handBackInTransaction(tx, room, {
+    const created = await handBackInTransaction(tx, emit, application!, room, {
       message: widget.takeover.no_reply_message,
       metadata: { handoff_timeout: true },
     });

@@ -178,7 +178,6 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
       for (const { application, chatroom, answer } of failed) {
         app.log.warn({ messageId: answer.id }, 'answer abandoned too many times; ended as interrupted');
         await publishMessageUpdated(app, application.ownerId, { application, chatroom }, answer);
-        await app.events.emit('message.created', { application, chatroom, message: answer });
       }
       if (resumed.length) wakeUp();
     } catch (err) {

@@ -1,3 +1,4 @@
+import type { Db } from '@cairn/db/client';
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../lib/ctx.ts';
@@ -165,7 +166,7 @@ export async function handBackAnswers(app: Ctx, runs: AnswerRunKey[]) {
     .set(restartedAnswer(sql`nullif(${resumesOf}, 0)`))
     .where(and(isRun(runs), eq(messages.status, 'streaming')))
     .returning();
-  return withRooms(app, rows);
+  return withRooms(app.db, rows);
 }
 
 /**
@@ -178,28 +179,35 @@ export async function resumeAbandonedAnswers(app: Ctx, options: { all?: boolean 
     eq(messages.status, 'streaming'),
     options.all ? undefined : or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
   );
-  const failed = await app.db
-    .update(messages)
-    .set({
-      status: 'failed',
-      leaseUntil: null,
-      metadata: sql`${messages.metadata} || ${JSON.stringify({ error: INTERRUPTED_ERROR, error_kind: 'interrupted' })}::jsonb`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(abandoned, sql`${resumesOf} >= ${MAX_ANSWER_RESUMES}`))
-    .returning();
+  // An answer that ends here is recorded (`message.created`: webhooks, analytics) with its end.
+  const failed = await app.events.transaction(async (tx, emit) => {
+    const rows = await tx
+      .update(messages)
+      .set({
+        status: 'failed',
+        leaseUntil: null,
+        metadata: sql`${messages.metadata} || ${JSON.stringify({ error: INTERRUPTED_ERROR, error_kind: 'interrupted' })}::jsonb`,
+        updatedAt: sql`now()`,
+      })
+      .where(and(abandoned, sql`${resumesOf} >= ${MAX_ANSWER_RESUMES}`))
+      .returning();
+    const ended = await withRooms(tx, rows);
+    for (const { application, chatroom, answer } of ended)
+      emit('message.created', { application, chatroom, message: answer });
+    return ended;
+  });
   const resumed = await app.db
     .update(messages)
     .set(restartedAnswer(sql`${resumesOf} + 1`))
     .where(and(abandoned, sql`${resumesOf} < ${MAX_ANSWER_RESUMES}`))
     .returning();
-  return { failed: await withRooms(app, failed), resumed: await withRooms(app, resumed) };
+  return { failed, resumed: await withRooms(app.db, resumed) };
 }
 
 /** Answers with their chatroom and application, as events and webhooks need them. */
-async function withRooms(app: Ctx, answers: MessageRow[]) {
+async function withRooms(db: Db, answers: MessageRow[]) {
   if (!answers.length) return [];
-  const rooms = await app.db
+  const rooms = await db
     .select({ chatroom: chatrooms, application: applications })
     .from(chatrooms)
     .innerJoin(applications, eq(applications.id, chatrooms.applicationId))
