@@ -74,7 +74,7 @@ describe('request lines', () => {
         done();
       },
     });
-    const app = Fastify({ logger: { level, stream: sink }, logController: new RequestLogController() });
+    const app = Fastify({ logger: { level, stream: sink }, logController: new RequestLogController(300) });
     app.get('/ok', async () => 'ok');
     app.get('/bad', async (_request, reply) => reply.status(400).send({ detail: 'no' }));
     app.get('/limited', async (_request, reply) => reply.status(429).send({ detail: 'slow down' }));
@@ -82,7 +82,7 @@ describe('request lines', () => {
       throw new Error('boom');
     });
     app.get('/slow', async () => {
-      await new Promise((r) => setTimeout(r, 1050));
+      await new Promise((r) => setTimeout(r, 350));
       return 'late';
     });
     for (const url of ['/ok', '/bad', '/limited', '/broken', '/slow']) await app.inject({ url });

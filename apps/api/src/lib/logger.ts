@@ -58,12 +58,17 @@ export const SLOW_REQUEST_MS = 1000;
  * as documented: debug. Web pages (hijacked replies) end here too.
  */
 export class RequestLogController extends LogController {
+  /** `slowMs`: the slow-request threshold (a test passes a short one rather than wait a second). */
+  constructor(private readonly slowMs = SLOW_REQUEST_MS) {
+    super();
+  }
+
   override incomingRequest() {}
 
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     const status = reply.statusCode;
     const ms = Math.round(reply.elapsedTime);
-    const slow = ms >= SLOW_REQUEST_MS;
+    const slow = ms >= this.slowMs;
     const level = status >= 500 ? 'error' : slow ? 'warn' : status === 429 ? 'info' : 'debug';
     const url = request.url.split('?')[0];
     request.log[level](

@@ -12,6 +12,7 @@ import type { TWidgetBoot } from '@cairn/contracts/widget';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicationWith, useProviderModel } from '../../testing/chat-fixtures.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../../testing/fake-openai-server.ts';
+import { productEventsSettled } from '../../testing/product-events-settled.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { type Receiver, startReceiver } from '../../testing/webhook-receiver.ts';
@@ -370,8 +371,13 @@ describe('webhook events where things happen', () => {
   });
 
   it('sends each event once, to the matching enabled webhooks only', async () => {
-    // Let anything late arrive.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Anything late has arrived: every event was handed to the webhooks and every delivery ended.
+    await productEventsSettled(t.app);
+    await waitFor(
+      async () =>
+        (await t.database.query(`SELECT 1 FROM webhook_deliveries WHERE status = 'pending'`)).rows.length === 0,
+      { what: 'every webhook delivery ended' },
+    );
     for (const r of all.received) {
       expect(r.verifiedWith).toHaveLength(1);
       expect(ZWebhookPayload.safeParse(r.payload).success, r.body).toBe(true);
