@@ -114,6 +114,11 @@ describe('the product events outbox', () => {
     expect(receiver.received).toHaveLength(0);
     expect(await handoffNotifications()).toBe(0);
     expect(await analytics(first)).toMatchObject({ conversations: 0, handoffs_requested: 0 });
+    // An application deleted: its clean-up (stored files, Telegram webhooks) is a durable event too.
+    const doomed = await applicationWith({ ...first, database }, alice.token, [WARRANTY]);
+    expect(
+      (await first.call('DELETE', `/api/applications/${doomed.uuid}/`, { token: alice.token })).status,
+    ).toBe(204);
     // The process stops without delivering (its database stays, as a data dir does after kill -9).
     await first.app.close();
 
@@ -124,12 +129,13 @@ describe('the product events outbox', () => {
         beforeListen(app) {
           const hear = (type: DurableEventType) =>
             app.events.onDurable(type, async (payload) => {
-              const { chatroom, message } = payload as ProductEvents['message.created'];
-              heard.push({ type, createdAt: chatroom.createdAt, message });
+              const { chatroom, message } = payload as Partial<ProductEvents['message.created']>;
+              heard.push({ type, createdAt: chatroom?.createdAt, message });
             });
           hear('conversation.created');
           hear('message.created');
           hear('handoff.requested');
+          hear('applications.deleted');
         },
       },
     );
@@ -165,6 +171,7 @@ describe('the product events outbox', () => {
     expect(order.indexOf('conversation.created')).toBe(0);
     expect(order.indexOf('message:Warranty?')).toBe(1);
     expect(order.indexOf('handoff.requested')).toBeGreaterThan(1);
+    expect(order.filter((type) => type === 'applications.deleted')).toHaveLength(1);
     // The answer's row, written as JSON by SQL with its final state, reads back as drizzle reads it.
     const answer = heard.find((h) => h.message?.uuid === answered);
     expect(answer?.message).toEqual(await messageRow(second.app.db, answered!));
