@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import { CHATROOM_SOURCES } from './chatroom-rules.ts';
 import { MESSAGE_MAX, MESSAGE_STATUSES } from './message-rules.ts';
 import { freeText, oneLine } from './text.ts';
 
+export {
+  CHATROOM_SOURCE_LABELS,
+  CHATROOM_SOURCES,
+  isInSidebar,
+  type TChatroomSource,
+} from './chatroom-rules.ts';
 export {
   ASSISTANT_SENDER,
   isFinalStatus,
@@ -84,19 +91,7 @@ export const ZMessage = z.object({
 });
 export type TMessage = z.infer<typeof ZMessage>;
 
-/** Where a conversation came from: the owner's web app, the public API, the website widget, Slack, Telegram, an MCP client. */
-export const CHATROOM_SOURCES = ['web', 'api', 'widget', 'slack', 'telegram', 'mcp'] as const;
 export const ZChatroomSource = z.enum(CHATROOM_SOURCES);
-export type TChatroomSource = z.infer<typeof ZChatroomSource>;
-/** How people read a source, in the sidebar and in notifications ("New MCP conversation"). */
-export const CHATROOM_SOURCE_LABELS: Record<TChatroomSource, string> = {
-  web: 'Web',
-  api: 'API',
-  widget: 'Widget',
-  slack: 'Slack',
-  telegram: 'Telegram',
-  mcp: 'MCP',
-};
 
 /** Who answers in a chatroom: the application's assistant, or a person (the owner took it over). */
 export const ZHandledBy = z.enum(['assistant', 'human']);
@@ -115,14 +110,6 @@ export const ZChatroom = z.object({
   last_message_at: z.string(),
 });
 export type TChatroom = z.infer<typeof ZChatroom>;
-
-/**
- * The sidebar lists the owner's own chats and the conversations waiting for a person or answered
- * by one (decision 067); every other conversation (API, MCP, widget, Slack, Telegram) is in the
- * conversation log. `GET …/chatrooms/` answers exactly these, and live events are sorted by it.
- */
-export const isInSidebar = (room: Pick<TChatroom, 'source' | 'handled_by' | 'waiting_since'>) =>
-  room.source === 'web' || room.handled_by === 'human' || Boolean(room.waiting_since);
 
 export const ZChatroomList = z.object({ chatrooms: z.array(ZChatroom) });
 export type TChatroomList = z.infer<typeof ZChatroomList>;

@@ -1,4 +1,5 @@
-import { CHATROOM_SOURCE_LABELS, type TChatroom, type TChatroomSource } from '@cairn/contracts/chat';
+import type { TChatroom } from '@cairn/contracts/chat';
+import { CHATROOM_SOURCE_LABELS, type TChatroomSource } from '@cairn/contracts/chatroom-rules';
 import {
   BellIcon,
   BookOpenIcon,

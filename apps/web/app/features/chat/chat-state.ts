@@ -1,5 +1,6 @@
-import { isInSidebar, type TChatroom, type TMessage, type TMessageEvent } from '@cairn/contracts/chat';
+import type { TChatroom, TMessage, TMessageEvent } from '@cairn/contracts/chat';
 import { applyDelta, upsertMessages } from '@cairn/contracts/chat-merge';
+import { isInSidebar } from '@cairn/contracts/chatroom-rules';
 import { VISITOR_SENDER_PREFIX } from '@cairn/contracts/message-rules';
 
 /** A message as the view holds it: the server's, or a local one still being sent (or failed to). */

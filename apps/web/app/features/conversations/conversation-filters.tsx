@@ -1,4 +1,4 @@
-import { CHATROOM_SOURCE_LABELS, CHATROOM_SOURCES } from '@cairn/contracts/chat';
+import { CHATROOM_SOURCE_LABELS, CHATROOM_SOURCES } from '@cairn/contracts/chatroom-rules';
 import { CONVERSATION_SEARCH_MAX } from '@cairn/contracts/conversations';
 import { SearchIcon } from 'lucide-react';
 import { Form, Link } from 'react-router';

@@ -1,4 +1,4 @@
-import { CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chat';
+import { CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chatroom-rules';
 import type { TConversation } from '@cairn/contracts/conversations';
 import {
   CircleHelpIcon,
