@@ -1,7 +1,7 @@
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
-import { providerFetchFor, sdkBaseUrl } from './provider-url.ts';
+import { type ProviderAddressPolicy, providerFetchFor, sdkBaseUrl } from './provider-url.ts';
 
 // Each package is imported once and the promise kept: an `import()` per answer is not free (under a
 // module loader such as tsx every call crosses to the loader's thread).
@@ -28,6 +28,38 @@ export const loadAiSdk = once(() => import('ai'));
  * Responses API is OpenAI-only); Anthropic through its Messages API.
  */
 export async function languageModelFor(
+  connection: ProviderConnection,
+  modelName: string,
+): Promise<Exclude<LanguageModel, string>> {
+  const key = JSON.stringify([connection.kind, connection.baseUrl, connection.apiKey ?? null, modelName]);
+  let models = languageModels.get(connection.addresses);
+  if (!models) {
+    models = new Map();
+    languageModels.set(connection.addresses, models);
+  }
+  const known = models.get(key);
+  if (known) {
+    // Most recently used last: the first entry is the one evicted.
+    models.delete(key);
+    models.set(key, known);
+    return known;
+  }
+  const made = await newLanguageModel(connection, modelName);
+  models.set(key, made);
+  if (models.size > LANGUAGE_MODELS_KEPT) models.delete(models.keys().next().value!);
+  return made;
+}
+
+/**
+ * The SDK's model objects, kept per address policy (the server's configuration) and connection:
+ * they hold no state of a request, and making one builds the SDK's zod schemas of a streamed chunk
+ * anew, about 1.5 % of the server's CPU per answer (decision 090). A changed key, address or name
+ * is another entry; the least recently used beyond this many are dropped.
+ */
+const languageModels = new WeakMap<ProviderAddressPolicy, Map<string, Exclude<LanguageModel, string>>>();
+const LANGUAGE_MODELS_KEPT = 64;
+
+async function newLanguageModel(
   connection: ProviderConnection,
   modelName: string,
 ): Promise<Exclude<LanguageModel, string>> {

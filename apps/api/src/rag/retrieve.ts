@@ -270,9 +270,14 @@ async function loadPassages(
     item_uuid: string;
     item_title: string;
   }>(
+    // One primary-key probe per ranked id. With `c.id = ANY(…)` beside `c.application_id = $1`, a
+    // planner without statistics (PGlite never analyzes) also scanned the application's whole chunk
+    // index and intersected the two: 0.4–0.7 ms more per answer at 10k chunks (decision 090).
     `SELECT c.id, c.content, c.page, c.heading, i.uuid AS item_uuid, i.title AS item_title
-     FROM knowledge_chunks c JOIN knowledge_items i ON i.id = c.item_id
-     WHERE c.application_id = $1 AND c.id = ANY($2::int[]) AND i.enabled`,
+     FROM unnest($2::int[]) AS ranked(id)
+     JOIN knowledge_chunks c ON c.id = ranked.id
+     JOIN knowledge_items i ON i.id = c.item_id
+     WHERE c.application_id = $1 AND i.enabled`,
     [applicationId, ranked.map((r) => r.id)],
   );
   const byId = new Map(rows.map((row) => [Number(row.id), row]));

@@ -13,7 +13,7 @@ import {
   analyticsQuestions,
   analyticsVisitors,
 } from '@cairn/db/schema';
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 import { questionTokens } from '../attention/question-similarity.ts';
 import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
@@ -62,23 +62,47 @@ async function dayOf(app: Ctx, ownerId: number, at: Date): Promise<string> {
   return localDate(at, await ownerTimeZone(app.db, ownerId));
 }
 
-/** Adds `by` (maybe negative) to a day's counter; never below zero, so a rating counted before analytics existed cannot go negative. */
-function bump(db: Db, applicationId: number, day: string, counter: Counter, by = 1) {
-  const column = analyticsDays[counter];
+/**
+ * Adds to a day's counters (`by` maybe negative); never below zero, so a rating counted before
+ * analytics existed cannot go negative. Several counters are one upsert: one statement, one row.
+ */
+function bump(db: Db, applicationId: number, day: string, by: Partial<Record<Counter, number>>) {
+  const counters = Object.entries(by) as Array<[Counter, number]>;
   return db
     .insert(analyticsDays)
-    .values({ applicationId, day, [counter]: Math.max(by, 0) })
+    .values({
+      applicationId,
+      day,
+      ...Object.fromEntries(counters.map(([counter, n]) => [counter, Math.max(n, 0)])),
+    })
     .onConflictDoUpdate({
       target: [analyticsDays.applicationId, analyticsDays.day],
-      set: { [counter]: sql`greatest(${column} + ${by}, 0)` },
+      set: Object.fromEntries(
+        counters.map(([counter, n]) => [counter, sql`greatest(${analyticsDays[counter]} + ${n}, 0)`]),
+      ),
     });
+}
+
+/**
+ * Runs an event's writes as one statement (data-modifying CTEs): as atomic as a transaction, without
+ * its BEGIN and COMMIT. On PGlite every statement is several round trips into the WebAssembly on the
+ * one connection the chat waits for (decision 090). The writes must touch different rows.
+ */
+async function writeTogether(db: Db, writes: SQLWrapper[]): Promise<void> {
+  if (writes.length === 0) return;
+  if (writes.length === 1) {
+    await db.execute(writes[0]!.getSQL());
+    return;
+  }
+  const ctes = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write.getSQL()})`);
+  await db.execute(sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
 }
 
 /** `conversation.created`: counted on the day it started, the date the log's from/to filter. */
 export function countConversation(app: Ctx, { application, chatroom }: Where) {
   return recording(app, 'conversation', async () => {
     const day = await dayOf(app, application.ownerId, chatroom.createdAt);
-    await bump(app.db, chatroom.applicationId, day, 'conversations');
+    await bump(app.db, chatroom.applicationId, day, { conversations: 1 });
   });
 }
 
@@ -92,57 +116,74 @@ function countMessage(app: Ctx, { application, chatroom }: Where, row: MessageRo
   return recording(app, 'message', async () => {
     const applicationId = chatroom.applicationId;
     const day = await dayOf(app, application.ownerId, row.createdAt);
-    await app.db.transaction(async (tx) => {
-      if (row.run === 0) await bump(tx, applicationId, day, 'messages');
-      if (row.senderIdentifier === ASSISTANT_SENDER) await countAnswer(tx, applicationId, day, row);
-      else await countQuestion(tx, applicationId, day, row);
-    });
+    const counters: Partial<Record<Counter, number>> = row.run === 0 ? { messages: 1 } : {};
+    const writes =
+      row.senderIdentifier === ASSISTANT_SENDER
+        ? answerWrites(app.db, applicationId, day, row, counters)
+        : questionWrites(app.db, applicationId, day, row);
+    if (Object.keys(counters).length) writes.unshift(bump(app.db, applicationId, day, counters));
+    await writeTogether(app.db, writes);
   });
 }
 
-async function countQuestion(db: Db, applicationId: number, day: string, row: MessageRow) {
+function questionWrites(db: Db, applicationId: number, day: string, row: MessageRow): SQLWrapper[] {
+  const writes: SQLWrapper[] = [];
   if (isVisitorSender(row.senderIdentifier)) {
-    await db
-      .insert(analyticsVisitors)
-      .values({ applicationId, day, visitor: row.senderIdentifier })
-      .onConflictDoNothing();
+    writes.push(
+      db
+        .insert(analyticsVisitors)
+        .values({ applicationId, day, visitor: row.senderIdentifier })
+        .onConflictDoNothing(),
+    );
   }
   // The owner's reply to a visitor is no question to the assistant.
-  if (row.metadata.send_to_user === true) return;
+  if (row.metadata.send_to_user === true) return writes;
   const question = row.message.trim().slice(0, QUESTION_CHARS);
-  if (!question) return;
-  await db
-    .insert(analyticsQuestions)
-    .values({ applicationId, day, question, tokens: questionTokens(question) });
+  if (!question) return writes;
+  writes.push(
+    db.insert(analyticsQuestions).values({ applicationId, day, question, tokens: questionTokens(question) }),
+  );
+  return writes;
 }
 
-async function countAnswer(db: Db, applicationId: number, day: string, row: MessageRow) {
+/** An answer's rows; its day counters go into `counters` (the caller's one upsert of the day). */
+function answerWrites(
+  db: Db,
+  applicationId: number,
+  day: string,
+  row: MessageRow,
+  counters: Partial<Record<Counter, number>>,
+): SQLWrapper[] {
   const metadata = row.metadata as TAnswerMetadata;
   // Notices (a hand-back's message) are no answers: only an answer names its model.
-  if (!metadata.model) return;
+  if (!metadata.model) return [];
   const builtin = metadata.model.provider === 'builtin';
-  await db.insert(analyticsAnswers).values({
-    applicationId,
-    day,
-    firstTokenMs: metadata.first_token_ms ?? null,
-    modelUuid: builtin ? null : metadata.model.uuid,
-    modelName: metadata.model.name,
-    inputTokens: metadata.usage?.input_tokens ?? 0,
-    outputTokens: metadata.usage?.output_tokens ?? 0,
-  });
+  const writes: SQLWrapper[] = [
+    db.insert(analyticsAnswers).values({
+      applicationId,
+      day,
+      firstTokenMs: metadata.first_token_ms ?? null,
+      modelUuid: builtin ? null : metadata.model.uuid,
+      modelName: metadata.model.name,
+      inputTokens: metadata.usage?.input_tokens ?? 0,
+      outputTokens: metadata.usage?.output_tokens ?? 0,
+    }),
+  ];
   // The same rule as the inbox's unanswered questions (record-unanswered.ts).
-  if (row.status === 'complete' && metadata.not_covered === true)
-    await bump(db, applicationId, day, 'notCovered');
+  if (row.status === 'complete' && metadata.not_covered === true) counters.notCovered = 1;
   // An item cited by several passages of one answer is cited once by it.
   const items = new Map((metadata.sources ?? []).map((s) => [s.item_uuid, s.item_title]));
-  if (items.size === 0) return;
-  await db
-    .insert(analyticsCitations)
-    .values([...items].map(([itemUuid, title]) => ({ applicationId, day, itemUuid, title, citations: 1 })))
-    .onConflictDoUpdate({
-      target: [analyticsCitations.applicationId, analyticsCitations.day, analyticsCitations.itemUuid],
-      set: { citations: sql`${analyticsCitations.citations} + 1`, title: sql`excluded.title` },
-    });
+  if (items.size === 0) return writes;
+  writes.push(
+    db
+      .insert(analyticsCitations)
+      .values([...items].map(([itemUuid, title]) => ({ applicationId, day, itemUuid, title, citations: 1 })))
+      .onConflictDoUpdate({
+        target: [analyticsCitations.applicationId, analyticsCitations.day, analyticsCitations.itemUuid],
+        set: { citations: sql`${analyticsCitations.citations} + 1`, title: sql`excluded.title` },
+      }),
+  );
+  return writes;
 }
 
 /**
@@ -159,10 +200,11 @@ function countRating(
   return recording(app, 'rating', async () => {
     const day = await dayOf(app, application.ownerId, answer.createdAt);
     const counter = (feedback: TFeedback): Counter => (feedback === 'up' ? 'ratedUp' : 'ratedDown');
-    await app.db.transaction(async (tx) => {
-      if (previous) await bump(tx, chatroom.applicationId, day, counter(previous), -1);
-      if (answer.feedback) await bump(tx, chatroom.applicationId, day, counter(answer.feedback));
-    });
+    // Up and down are different counters: taking one back and adding the other is one upsert.
+    const by: Partial<Record<Counter, number>> = {};
+    if (previous) by[counter(previous)] = -1;
+    if (answer.feedback) by[counter(answer.feedback)] = 1;
+    if (Object.keys(by).length) await bump(app.db, chatroom.applicationId, day, by);
   });
 }
 
@@ -170,7 +212,7 @@ function countRating(
 function countHandoffRequested(app: Ctx, { application, chatroom }: Where) {
   return recording(app, 'handoff requested', async () => {
     const day = await dayOf(app, application.ownerId, chatroom.waitingSince ?? new Date());
-    await bump(app.db, chatroom.applicationId, day, 'handoffsRequested');
+    await bump(app.db, chatroom.applicationId, day, { handoffsRequested: 1 });
   });
 }
 
@@ -182,9 +224,9 @@ function countHumanReply(app: Ctx, { application, chatroom }: Where, reply: Mess
   return recording(app, 'human reply', async () => {
     const day = await dayOf(app, application.ownerId, reply.createdAt);
     const waitMs = Math.max(0, reply.createdAt.getTime() - waitingSince.getTime());
-    await app.db.transaction(async (tx) => {
-      await bump(tx, chatroom.applicationId, day, 'handoffsAnswered');
-      await tx.insert(analyticsHumanReplies).values({ applicationId: chatroom.applicationId, day, waitMs });
-    });
+    await writeTogether(app.db, [
+      bump(app.db, chatroom.applicationId, day, { handoffsAnswered: 1 }),
+      app.db.insert(analyticsHumanReplies).values({ applicationId: chatroom.applicationId, day, waitMs }),
+    ]);
   });
 }
