@@ -1,6 +1,6 @@
 /**
  * Offline study of decision 089: evidence beyond the six quoted passages. Reads dumps written with
- * `run.ts --top 20 --dump` and rescores them: the decision as landed over the first six passages,
+ * `run.ts --dump` (each question's ranking of twenty) and rescores them: decision 086's over the first six passages,
  * and candidate signals read from all twenty (title agreement over more passages, the question's
  * subject words found under the best passage's title) or from the knowledge as a whole (question
  * words absent from every chunk, as a second dimension of the threshold). Prints decision 081's
@@ -9,7 +9,11 @@
  *   npx tsx bench/answer-quality/study-subject.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json] [--only name]
  */
 import fs from 'node:fs';
-import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import {
+  COVERED_THRESHOLD,
+  judgeRelevance,
+  sameTerm,
+} from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
 import { type Dump, printVariants } from './study-report.ts';
@@ -18,9 +22,9 @@ type Question = Dump['questions'][number] & { pid: string };
 
 interface Features {
   answerable: boolean;
-  /** The decision as landed over the first six passages. */
+  /** Decision 086's: the first six passages alone. */
   landed: number;
-  /** The decision as landed over all the dump's passages. */
+  /** Decision 086's over all the dump's passages. */
   wide: () => number;
   /** Share of the question's weight on terms no chunk holds. */
   absentShare: number;
@@ -31,7 +35,7 @@ interface Features {
   /** Share of the question's weight found anywhere under the best passage's title among the first n passages. */
   documentCoverage: (n: number) => number;
   /** The decision over the first six with title agreement read over the first n passages, its weight and centre. */
-  agreed: Map<string, number>;
+  agreed: (n: number, weight: number, centre: number) => number;
   /** Whether the question's paragraph is among the first six. */
   retrieved: boolean;
 }
@@ -47,6 +51,20 @@ const AGREEMENT: Array<[number, number]> = [
   [0.1, 0.5],
   [0.15, 0.4],
 ];
+
+/** `f` remembered per argument list: the report calls each variant once per threshold tried. */
+function remembered<A extends unknown[]>(f: (...args: A) => number): (...args: A) => number {
+  const known = new Map<string, number>();
+  return (...args) => {
+    const key = args.join(' ');
+    let value = known.get(key);
+    if (value === undefined) {
+      value = f(...args);
+      known.set(key, value);
+    }
+    return value;
+  };
+}
 
 function featuresOf(dump: Dump): Features[] {
   const titleChunks = new Map(Object.entries(dump.titleChunks));
@@ -73,34 +91,36 @@ function featuresOf(dump: Dump): Features[] {
     const chance = best
       ? Math.min((titleChunks.get(best.item_title) ?? 0) / Math.max(stats.chunks, 1), 1)
       : 1;
-    const agreed = new Map<string, number>();
-    for (const n of [10, 20])
-      for (const [w, c] of AGREEMENT) {
-        const d = judgeRelevance(q.question, six, stats, undefined, {
+    // Read only by the variants that ask (`--only` then runs in seconds, not minutes).
+    const agreed = remembered((n: number, w: number, c: number) =>
+      Math.max(
+        0,
+        ...judgeRelevance(q.question, six, stats, undefined, {
           every: true,
           ranking: q.passages.slice(0, n),
           agreement: { weight: 0.2, centre: 0.4, rankingWeight: w, rankingCentre: c },
-        });
-        agreed.set(`${n} ${w} ${c}`, Math.max(0, ...d.coverage.values()));
-      }
+        }).coverage.values(),
+      ),
+    );
     return {
       answerable: q.answerable,
       agreed,
       landed,
-      wide: () =>
+      wide: remembered(() =>
         Math.max(
           0,
           ...judgeRelevance(q.question, q.passages, stats, undefined, { every: true }).coverage.values(),
         ),
+      ),
       absentShare: absentTerms.reduce((s, w) => s + w.weight, 0) / total,
       absent: absentTerms.length > 0,
-      agreement: (n: number) => {
+      agreement: remembered((n: number) => {
         const ps = q.passages.slice(0, n);
         if (!best || ps.length < 2 || chance >= 1) return 0;
         const others = (ps.filter((p) => p.item_title === best.item_title).length - 1) / (ps.length - 1);
         return Math.max(0, (others - chance) / (1 - chance));
-      },
-      documentCoverage: (n: number) => {
+      }),
+      documentCoverage: remembered((n: number) => {
         if (!best) return 0;
         const terms = q.passages
           .slice(0, n)
@@ -110,7 +130,7 @@ function featuresOf(dump: Dump): Features[] {
           weighted.filter((w) => terms.some((t) => sameTerm(t, w.term))).reduce((s, w) => s + w.weight, 0) /
           total
         );
-      },
+      }),
       retrieved: six.some((p) => (p as { paragraph?: string }).paragraph === q.pid),
     };
   });
@@ -127,13 +147,13 @@ const evaluation = load(files.evaluation);
 const bench = files.bench ? load(files.bench) : undefined;
 
 const variants: Array<readonly [string, (f: Features) => number]> = [
-  ['as landed (six passages)', (f) => f.landed],
+  ['before (086: the six passages alone)', (f) => f.landed],
   ...[10, 20].flatMap((n) =>
     AGREEMENT.map(
       ([w, c]) =>
         [
           `+ title agreement over the first ${n}: ${w} × (agreement − ${c}) × (1 − chance)`,
-          (f: Features) => f.agreed.get(`${n} ${w} ${c}`)!,
+          (f: Features) => f.agreed(n, w, c),
         ] as const,
     ),
   ),
@@ -178,4 +198,14 @@ const variants: Array<readonly [string, (f: Features) => number]> = [
       ] as const,
   ),
 ];
-printVariants(variants, calibration, evaluation, bench, argValue('--only'));
+const only = argValue('--only');
+printVariants(variants, calibration, evaluation, bench, only);
+// Per variant, the evaluation dump's answerable questions declined at the threshold in use, and how
+// many of them do not have their paragraph among the six quoted passages (no decision takes those back).
+for (const [name, f] of variants) {
+  if (only && !name.includes(only)) continue;
+  const declined = evaluation.filter((q) => q.answerable && f(q) < COVERED_THRESHOLD);
+  console.log(
+    `${name} | evaluation at ${COVERED_THRESHOLD}: ${declined.length} of ${evaluation.filter((q) => q.answerable).length} answerable declined, ${declined.filter((q) => !q.retrieved).length} of them without their paragraph among the six`,
+  );
+}
