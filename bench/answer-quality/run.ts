@@ -16,6 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LLM_MODELS } from '@cairn/contracts/models';
 import { openDatabase } from '@cairn/db/client';
+import {
+  TOP_K as ANSWER_TOP_K,
+  RANKED_K,
+} from '../../apps/api/src/modules/chatrooms/answer/answer-message.ts';
 import { composeAnswer } from '../../apps/api/src/modules/chatrooms/answer/extractive-answerer.ts';
 import { judgeRelevance } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentences.ts';
@@ -27,8 +31,8 @@ import { termStatistics } from '../../apps/api/src/rag/term-statistics.ts';
 import { modelCtxOf } from '../../apps/api/src/rag/test-fixtures.ts';
 import { argValue } from '../lib.ts';
 
-/** The answer path's passages (`TOP_K` in answer-message.ts); `--top n` retrieves more, for studies of the dump. */
-const TOP_K = Number(argValue('--top') ?? 6);
+/** The answer path's quoted passages; `--top n` quotes more, for studies of the dump. */
+const TOP_K = Number(argValue('--top') ?? ANSWER_TOP_K);
 const dataset = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../shared/datasets/squad-dev',
@@ -37,7 +41,7 @@ const seed = Number(argValue('--seed') ?? 24);
 const heldOutCount = Number(argValue('--held-out') ?? 3);
 const questionCount = Number(argValue('--questions') ?? 600);
 const verbose = process.argv.includes('--verbose');
-/** `--dump file.json`: each question's retrieved passages and word statistics, to study the decision offline. */
+/** `--dump file.json`: each question's ranking (RANKED_K passages, or `--top`) and word statistics, to study the decision offline. */
 const dumpFile = argValue('--dump');
 const dumped: unknown[] = [];
 /**
@@ -199,10 +203,12 @@ const heldOutScores: number[] = [];
 
 async function answer(question: string) {
   const started = performance.now();
-  const passages = await retrieve(ctx, application, question, TOP_K);
+  // As the answer path does: the first TOP_K passages are quoted, the ranking's titles are read too.
+  const ranking = await retrieve(ctx, application, question, Math.max(TOP_K, RANKED_K));
+  const passages = ranking.slice(0, TOP_K);
   const stats = await termStatistics(database, applicationId, question);
   const cpu = process.cpuUsage();
-  const decision = judgeRelevance(question, passages, stats);
+  const decision = judgeRelevance(question, passages, stats, undefined, { ranking });
   const used = process.cpuUsage(cpu);
   decideCpuMicros += used.user + used.system;
   const built = { decision, ...composeAnswer(question, decision.weighted, decision.passages) };
@@ -214,7 +220,7 @@ async function answer(question: string) {
       score: decision.score,
       covered: decision.covered,
       stats: { chunks: stats.chunks, df: Object.fromEntries(stats.df), stopWords: [...stats.stopWords] },
-      passages: passages.map((p) => ({ ...p, paragraph: paragraphOf(p) })),
+      passages: ranking.map((p) => ({ ...p, paragraph: paragraphOf(p) })),
     });
   }
   return { passages, built };

@@ -17,7 +17,7 @@ import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/a
 import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentences.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
-import { type Dump, printVariants } from './study-report.ts';
+import { type Dump, printVariants, quoted } from './study-report.ts';
 
 /** One retrieved passage: which question terms (by index) it holds, in its frame, per sentence. */
 interface Read {
@@ -204,7 +204,7 @@ const VARIANTS: Array<[string, Variant]> = [
   ),
 ];
 
-const read = (file: string) => questionsOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+const read = (file: string) => questionsOf(quoted(JSON.parse(fs.readFileSync(file, 'utf8')) as Dump));
 const calibration = (argValue('--calibration') ?? '').split(',').filter(Boolean).map(read);
 const evaluation = read(argValue('--evaluation') ?? '');
 const benchFile = argValue('--bench');

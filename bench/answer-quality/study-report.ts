@@ -8,7 +8,7 @@
 import { COVERED_THRESHOLD } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import type { Passage } from '../../apps/api/src/rag/types.ts';
 
-/** What `run.ts --dump` writes: each question's six passages, word statistics and label. */
+/** What `run.ts --dump` writes: each question's ranking (its first six quoted), word statistics and label. */
 export interface Dump {
   titleChunks: Record<string, number>;
   questions: Array<{
@@ -17,6 +17,14 @@ export interface Dump {
     stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
     passages: Passage[];
   }>;
+}
+
+/**
+ * The dump with only the six passages the answer quotes per question: the studies of decisions
+ * 075 and 081 read those alone (dumps since decision 089 hold the first twenty of the ranking).
+ */
+export function quoted(dump: Dump): Dump {
+  return { ...dump, questions: dump.questions.map((q) => ({ ...q, passages: q.passages.slice(0, 6) })) };
 }
 
 export interface Labelled {

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
-import { type Dump, printVariants } from './study-report.ts';
+import { type Dump, printVariants, quoted } from './study-report.ts';
 
 /** What a variant reads of one question. */
 interface Features {
@@ -128,7 +128,7 @@ const VARIANTS: Array<[string, Variant]> = [
   ],
 ];
 
-const read = (file: string) => featuresOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+const read = (file: string) => featuresOf(quoted(JSON.parse(fs.readFileSync(file, 'utf8')) as Dump));
 const calibration = (argValue('--calibration') ?? '').split(',').filter(Boolean).map(read);
 const evaluation = read(argValue('--evaluation') ?? '');
 const benchFile = argValue('--bench');

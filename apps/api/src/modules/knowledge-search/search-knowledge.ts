@@ -11,7 +11,7 @@ import { similarityBy } from '../../rag/passage-similarity.ts';
 import { candidatesFor, retrieveWith } from '../../rag/retrieve.ts';
 import { termStatistics } from '../../rag/term-statistics.ts';
 import type { Passage } from '../../rag/types.ts';
-import { TOP_K } from '../chatrooms/answer/answer-message.ts';
+import { RANKED_K, TOP_K } from '../chatrooms/answer/answer-message.ts';
 import { judgeRelevance, sameTerm, type WeightedTerm } from '../chatrooms/answer/relevance.ts';
 import { termsOf } from '../chatrooms/answer/terms.ts';
 
@@ -34,12 +34,13 @@ export async function searchKnowledge(
   const resolved = await resolveEmbedder(ctx, found.llmModels);
   const embedder = resolved && embeddingOnce(resolved);
   // One retrieval serves both when the larger ranks like the answers' own (same candidate count).
-  const wanted = Math.max(input.top_k, TOP_K);
+  const wanted = Math.max(input.top_k, RANKED_K);
   const passages = await retrieveWith(database, found.id, embedder, input.query, wanted);
-  const answerPassages =
-    candidatesFor(wanted) === candidatesFor(TOP_K)
-      ? passages.slice(0, TOP_K)
-      : await retrieveWith(database, found.id, embedder, input.query, TOP_K);
+  const ranking =
+    candidatesFor(wanted) === candidatesFor(RANKED_K)
+      ? passages.slice(0, RANKED_K)
+      : await retrieveWith(database, found.id, embedder, input.query, RANKED_K);
+  const answerPassages = ranking.slice(0, TOP_K);
   const shown = passages.slice(0, input.top_k);
   const read = [...new Map([...shown, ...answerPassages].map((p) => [p.chunk_id, p])).values()];
   const [stats, similarity] = await Promise.all([
@@ -55,8 +56,8 @@ export async function searchKnowledge(
       : undefined,
   ]);
   // The answers' decision, as answer-message.ts makes it, and every shown passage's coverage.
-  const decision = judgeRelevance(input.query, answerPassages, stats, similarity);
-  const explained = judgeRelevance(input.query, shown, stats, similarity, { every: true });
+  const decision = judgeRelevance(input.query, answerPassages, stats, similarity, { ranking });
+  const explained = judgeRelevance(input.query, shown, stats, similarity, { every: true, ranking: passages });
   const used = new Set(decision.passages.map((p) => p.chunk_id));
   const results: TKnowledgeSearchResult[] = shown.map((p) => ({
     ...p,

@@ -29,6 +29,12 @@ import { judgeRelevance, type RelevanceDecision } from './relevance.ts';
 import { smallTalkOf, smallTalkReply } from './small-talk.ts';
 
 export const TOP_K = 6;
+/**
+ * How far down the retrieval's ranking the relevance decision reads titles (decision 089): its
+ * first TOP_K passages are the ones quoted, the rest only say whether retrieval keeps returning one
+ * document. Both counts rank with the same candidates (`candidatesFor`), so the first TOP_K are the same.
+ */
+export const RANKED_K = 20;
 export const HISTORY_TURNS = 10;
 export const TURN_MAX = 2000;
 const PERSIST_EVERY_MS = 750;
@@ -165,14 +171,15 @@ async function searchAndJudge(
   application: { id: number; llmModels: TLlmModel[] },
   question: string,
 ): Promise<RelevanceDecision> {
-  const passages = question ? await deps.retrieve(ctx, application, question, TOP_K) : [];
+  const ranking = question ? await deps.retrieve(ctx, application, question, RANKED_K) : [];
+  const passages = ranking.slice(0, TOP_K);
   const chunkIds = passages.map((p) => p.chunk_id);
   const [stats, similarity] = await Promise.all([
     passages.length ? termStatistics(ctx.database, application.id, question) : null,
     // Vectors are a second opinion: the answer goes on without them when the model fails.
     passageSimilarity(ctx, application, question, chunkIds).catch(() => undefined),
   ]);
-  return judgeRelevance(question, passages, stats, similarity);
+  return judgeRelevance(question, passages, stats, similarity, { ranking });
 }
 
 /**

@@ -4,6 +4,8 @@ import { relatedWords } from './lexicon.ts';
 import {
   COVERED_THRESHOLD,
   judgeRelevance,
+  RANKING_AGREEMENT_CENTRE,
+  RANKING_AGREEMENT_WEIGHT,
   RELATED_CREDIT,
   TITLE_AGREEMENT_CENTRE,
   TITLE_AGREEMENT_WEIGHT,
@@ -73,6 +75,44 @@ describe('title agreement in the relevance decision', () => {
     // Without titles in the statistics (an older caller), the decision is the lexical one.
     const { titleChunks: _, ...withoutTitles } = statsOf({});
     expect(judgeRelevance(QUESTION, oneDocument, withoutTitles).score).toBe(decision.score);
+  });
+});
+
+describe('title agreement over the wider ranking', () => {
+  // Six quoted passages, two of them from the observatory's document (10 of 120 chunks).
+  const quoted = [
+    best,
+    ...others.map((text, i) => passage(i + 2, i < 1 ? 'Observatory' : `Other ${i}`, text)),
+  ];
+  const titles = { Observatory: 10, ...Object.fromEntries(others.map((_, i) => [`Other ${i}`, 10])) };
+  const chance = 10 / 120;
+  const agreementOf = (share: number) => Math.max(0, (share - chance) / (1 - chance));
+  const more = (title: (i: number) => string) =>
+    Array.from({ length: 14 }, (_, i) => passage(i + 10, title(i), 'Another passage of the ranking.'));
+
+  it('adds what the ranking beyond the quoted passages says: more of the same document, more evidence', () => {
+    const six = judgeRelevance(QUESTION, quoted, statsOf(titles));
+    // Only the quoted passages: the decision of 075, however long the ranking would have been.
+    expect(judgeRelevance(QUESTION, quoted, statsOf(titles), undefined, { ranking: quoted }).score).toBe(
+      six.score,
+    );
+
+    // Twelve of the fourteen further ranks are the observatory's: 13 of the other 19 agree with the best.
+    const gathered = [...quoted, ...more((i) => (i < 12 ? 'Observatory' : 'Other 0'))];
+    const together = judgeRelevance(QUESTION, quoted, statsOf(titles), undefined, { ranking: gathered });
+    const gain = RANKING_AGREEMENT_WEIGHT * (agreementOf(13 / 19) - RANKING_AGREEMENT_CENTRE) * (1 - chance);
+    expect(gain).toBeGreaterThan(0);
+    expect(together.score).toBeCloseTo(six.score + gain, 2);
+    // Only titles are read beyond the quoted passages: none of them is ever answered from.
+    expect(together.passages.every((p) => quoted.includes(p))).toBe(true);
+
+    // Scattered further ranks: 1 of 19 agrees, a little less than the six alone.
+    const scattered = [...quoted, ...more((i) => `Further ${i}`)];
+    const apart = judgeRelevance(QUESTION, quoted, statsOf(titles), undefined, { ranking: scattered });
+    expect(apart.score).toBeCloseTo(
+      six.score + RANKING_AGREEMENT_WEIGHT * (agreementOf(1 / 19) - RANKING_AGREEMENT_CENTRE) * (1 - chance),
+      2,
+    );
   });
 });
 

@@ -31,6 +31,19 @@ const VECTOR_RELIEF = 0.75;
  */
 export const TITLE_AGREEMENT_WEIGHT = 0.2;
 export const TITLE_AGREEMENT_CENTRE = 0.4;
+/**
+ * The same agreement read again over the retrieval's wider ranking (`RANKED_K` passages, of which
+ * the first six are quoted): twenty ranks say more than six whether retrieval keeps returning one
+ * document. Calibrated on half of the SQuAD articles (decision 089).
+ */
+export const RANKING_AGREEMENT_WEIGHT = 0.05;
+export const RANKING_AGREEMENT_CENTRE = 0.4;
+const AGREEMENT_WEIGHTS: AgreementWeights = {
+  weight: TITLE_AGREEMENT_WEIGHT,
+  centre: TITLE_AGREEMENT_CENTRE,
+  rankingWeight: RANKING_AGREEMENT_WEIGHT,
+  rankingCentre: RANKING_AGREEMENT_CENTRE,
+};
 
 /**
  * In an English question, a question word the passage lacks counts this share of its weight when
@@ -219,22 +232,56 @@ function nearCoverage(
 }
 
 /**
- * Per passage, what its title agreement adds to its coverage (may be negative). Agreement is the
- * share of the other passages under the same item title, beyond the share of the knowledge's chunks
- * that title holds (what chance would give). Nothing, either way, without evidence: statistics
- * without titles, a single passage, or a knowledge that is one document.
+ * A passage's agreement within `among`: the share of the others under its item title, beyond the
+ * share of the knowledge's chunks that title holds (`chance`, what retrieval would give at random).
  */
-function titleEvidence(passages: readonly Passage[], stats: TermStatistics | null): number[] {
-  const titles = stats?.titleChunks;
-  if (!titles || passages.length < 2) return passages.map(() => 0);
+function agreementWithin(
+  among: readonly Passage[],
+  counts: ReadonlyMap<string, number>,
+  title: string,
+  chance: number,
+) {
+  const others = ((counts.get(title) ?? 1) - 1) / (among.length - 1);
+  return Math.max(0, (others - chance) / (1 - chance));
+}
+
+function titleCounts(passages: readonly Passage[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const p of passages) counts.set(p.item_title, (counts.get(p.item_title) ?? 0) + 1);
+  return counts;
+}
+
+/** How title agreement is weighed: among the quoted passages (075) and among the wider ranking (089). */
+export interface AgreementWeights {
+  weight: number;
+  centre: number;
+  rankingWeight: number;
+  rankingCentre: number;
+}
+
+/**
+ * Per passage, what its title agreement adds to its coverage (may be negative): agreement among the
+ * quoted passages (decision 075), and among the wider ranking `ranked` when it is longer (decision
+ * 089), each scaled by how informative agreement is (1 − chance). Nothing, either way, without
+ * evidence: statistics without titles, a single passage, or a knowledge that is one document.
+ */
+function titleEvidence(
+  passages: readonly Passage[],
+  stats: TermStatistics | null,
+  ranked: readonly Passage[],
+  { weight, centre, rankingWeight, rankingCentre }: AgreementWeights,
+): number[] {
+  const titles = stats?.titleChunks;
+  if (!titles || passages.length < 2) return passages.map(() => 0);
+  const quoted = titleCounts(passages);
+  const wide = ranked.length > passages.length ? titleCounts(ranked) : undefined;
   return passages.map((p) => {
     const chance = Math.min((titles.get(p.item_title) ?? 0) / Math.max(stats.chunks, 1), 1);
     if (chance >= 1) return 0;
-    const others = (counts.get(p.item_title)! - 1) / (passages.length - 1);
-    const agreement = Math.max(0, (others - chance) / (1 - chance));
-    return TITLE_AGREEMENT_WEIGHT * (agreement - TITLE_AGREEMENT_CENTRE) * (1 - chance);
+    let evidence = weight * (agreementWithin(passages, quoted, p.item_title, chance) - centre);
+    if (wide)
+      evidence += rankingWeight * (agreementWithin(ranked, wide, p.item_title, chance) - rankingCentre);
+    return evidence * (1 - chance);
   });
 }
 
@@ -268,8 +315,17 @@ export function judgeRelevance(
     every = false,
     relatedCredit = RELATED_CREDIT,
     relatedScope = RELATED_SCOPE,
+    ranking = passages,
+    agreement = AGREEMENT_WEIGHTS,
   }: {
     every?: boolean;
+    /**
+     * The retrieval's wider ranking, whose first passages are `passages`: only its titles are read,
+     * for title agreement (decision 089).
+     */
+    ranking?: readonly Passage[];
+    /** A study's weights instead of `AGREEMENT_WEIGHTS`. */
+    agreement?: AgreementWeights;
     /** A study's credit for related words instead of `RELATED_CREDIT` (0: none). */
     relatedCredit?: number;
     /** A study's choice instead of `RELATED_SCOPE`. */
@@ -306,7 +362,7 @@ export function judgeRelevance(
     for (let i = 0; i < weighted.length; i++) sum += (found.get(i) ?? 0) * weighted[i]!.weight;
     return sum / total;
   };
-  const evidence = titleEvidence(passages, stats);
+  const evidence = titleEvidence(passages, stats, ranking, agreement);
   // A passage's score, the mean of its whole and near coverage plus its title evidence, is at most
   // its whole coverage plus that evidence: the sentences (the costly part) are read only for a
   // passage that could pass or be the best.
