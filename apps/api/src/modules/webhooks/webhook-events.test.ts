@@ -375,7 +375,8 @@ describe('webhook events where things happen', () => {
     await productEventsSettled(t.app);
     await waitFor(
       async () =>
-        (await t.database.query(`SELECT 1 FROM webhook_deliveries WHERE status = 'pending'`)).rows.length === 0,
+        (await t.database.query(`SELECT 1 FROM webhook_deliveries WHERE status = 'pending'`)).rows.length ===
+        0,
       { what: 'every webhook delivery ended' },
     );
     for (const r of all.received) {
