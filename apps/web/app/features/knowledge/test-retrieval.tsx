@@ -1,8 +1,5 @@
-import {
-  RELEVANCE_THRESHOLD,
-  type TKnowledgeSearchDecision,
-  type TKnowledgeSearchResult,
-} from '@cairn/contracts/knowledge-search';
+import type { TKnowledgeSearchDecision, TKnowledgeSearchResult } from '@cairn/contracts/knowledge-search';
+import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search-rules';
 import { CircleCheckIcon, CircleSlashIcon, SearchIcon } from 'lucide-react';
 import { useId } from 'react';
 import { useFetcher } from 'react-router';
