@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { ZChatroom, ZChatroomSource } from './chat.ts';
+import {
+  CONVERSATION_PAGE_DEFAULT,
+  CONVERSATION_PAGE_MAX,
+  CONVERSATION_SEARCH_MAX,
+} from './conversation-limits.ts';
 import { oneLine } from './text.ts';
 
-export const CONVERSATION_SEARCH_MAX = 200;
-export const CONVERSATION_PAGE_DEFAULT = 50;
-export const CONVERSATION_PAGE_MAX = 100;
+export {
+  CONVERSATION_PAGE_DEFAULT,
+  CONVERSATION_PAGE_MAX,
+  CONVERSATION_SEARCH_MAX,
+} from './conversation-limits.ts';
+
 /** Long enough for any cursor the API hands out (two numbers and an instant, base64url). */
 const CURSOR_MAX = 200;
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { freeText } from './text.ts';
 
+export { RELEVANCE_THRESHOLD } from './knowledge-search-rules.ts';
+
 export const SEARCH_TOP_K_DEFAULT = 5;
 export const SEARCH_TOP_K_MAX = 50;
 export const SEARCH_QUERY_MAX = 2000;
@@ -51,9 +53,6 @@ export const ZKnowledgeSearchDecision = z.object({
   missing: z.array(z.string()),
 });
 export type TKnowledgeSearchDecision = z.infer<typeof ZKnowledgeSearchDecision>;
-
-/** The relevance (0–100) from which answers use a passage (lower for one whose vector is very similar). */
-export const RELEVANCE_THRESHOLD = 59;
 
 export const ZKnowledgeSearchResponse = z.object({
   results: z.array(ZKnowledgeSearchResult),

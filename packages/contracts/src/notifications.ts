@@ -1,22 +1,27 @@
 import { z } from 'zod';
+import {
+  DIGEST_FREQUENCIES,
+  EMAIL_DELAY_MAX_MINUTES,
+  NOTIFICATION_EVENT_LABELS,
+  NOTIFICATION_EVENTS,
+  type TNotificationEvent,
+} from './notification-rules.ts';
+
+export {
+  DIGEST_FREQUENCIES,
+  EMAIL_DELAY_MAX_MINUTES,
+  NOTIFICATION_EVENT_LABELS,
+  NOTIFICATION_EVENTS,
+  type TNotificationEvent,
+} from './notification-rules.ts';
 
 /**
  * The owner's notification profile and in-app notifications (issue 12, decision 049): which events
  * reach the owner on which channels, how long an e-mail waits, quiet hours and the digest.
  */
-export const NOTIFICATION_EVENTS = [
-  'handoff_requested',
-  'conversation_started',
-  'visitor_replied',
-  'negative_feedback',
-  'unanswered_question',
-  'knowledge_failed',
-  'integration_failed',
-] as const;
 export const ZNotificationEvent = z.enum(NOTIFICATION_EVENTS, {
   error: `Must be one of: ${NOTIFICATION_EVENTS.join(', ')}`,
 });
-export type TNotificationEvent = z.infer<typeof ZNotificationEvent>;
 
 /**
  * What a notification is about: one of the events, or `test`, the bell's entry of "send me a test",
@@ -30,19 +35,6 @@ export const ZNotificationChannel = z.enum(NOTIFICATION_CHANNELS, {
   error: `Must be one of: ${NOTIFICATION_CHANNELS.join(', ')}`,
 });
 export type TNotificationChannel = z.infer<typeof ZNotificationChannel>;
-
-/** What each event means, as the settings screen says it. */
-export const NOTIFICATION_EVENT_LABELS: Record<TNotificationEvent, string> = {
-  handoff_requested: 'A visitor asks for a person',
-  conversation_started: 'A visitor starts a conversation (widget, Slack, Telegram)',
-  visitor_replied: 'A visitor writes in a conversation you handle',
-  negative_feedback: 'An answer gets a thumbs down',
-  unanswered_question: 'The knowledge did not cover a question',
-  knowledge_failed: 'A knowledge item could not be indexed',
-  integration_failed: 'A webhook or chat integration stopped working',
-};
-
-export const EMAIL_DELAY_MAX_MINUTES = 1440;
 
 /** `HH:MM`, 24-hour. */
 export const ZClockTime = z
@@ -72,8 +64,6 @@ export const ZQuietHours = z.strictObject({
   urgent_handoff: z.boolean().default(false),
 });
 export type TQuietHours = z.infer<typeof ZQuietHours>;
-
-export const DIGEST_FREQUENCIES = ['off', 'daily', 'weekly'] as const;
 
 /** An event's channels, each once; none means the owner is not told (decision 067). */
 const ZEventChannelsInput = z

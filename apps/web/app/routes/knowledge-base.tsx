@@ -7,8 +7,8 @@ import { data, useFetcher, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { AddKnowledge } from '../features/knowledge/add-knowledge';
-import { ItemPreviewDialog } from '../features/knowledge/item-preview-dialog';
 import { KnowledgeItemRow } from '../features/knowledge/knowledge-item-row';
+import { LazyItemPreviewDialog as ItemPreviewDialog } from '../features/knowledge/lazy-item-preview-dialog';
 import { qaAction } from '../features/knowledge/qa-pairs.server';
 import { QaPairsBar } from '../features/knowledge/qa-pairs-bar';
 import { TestRetrieval } from '../features/knowledge/test-retrieval';
@@ -117,7 +117,13 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
       />
       <AddKnowledge />
       <QaPairsBar />
-      <section aria-labelledby="kb-items-title" className="grid gap-3">
+      {/* An item opens in the preview dialog: its code loads as the pointer or focus reaches the list. */}
+      <section
+        aria-labelledby="kb-items-title"
+        className="grid gap-3"
+        onPointerEnter={ItemPreviewDialog.preload}
+        onFocus={ItemPreviewDialog.preload}
+      >
         <h2 id="kb-items-title" className="font-semibold text-lg">
           Items
         </h2>
@@ -143,6 +149,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
       </section>
       <TestRetrieval />
       <ItemPreviewDialog
+        open={preview != null}
         item={preview ?? null}
         chunks={loaderData.previewChunks}
         onClose={() => navigate('.', { replace: true, preventScrollReset: true })}

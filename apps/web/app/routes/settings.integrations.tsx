@@ -10,8 +10,8 @@ import { EmptyState } from '../components/ui/empty-state';
 import { ChatApps } from '../features/integrations/chat-apps';
 import { chatAppsAction, isChatAppIntent, loadChatApps } from '../features/integrations/chat-apps.server';
 import { DeliveryLogDialog } from '../features/integrations/delivery-log-dialog';
+import { LazyWebhookDialog as WebhookDialog } from '../features/integrations/lazy-webhook-dialog';
 import { deleteWebhookFetcherKey, WebhookCard } from '../features/integrations/webhook-card';
-import { WebhookDialog } from '../features/integrations/webhook-dialog';
 import {
   loadWebhooks,
   type WebhooksActionData,
@@ -66,7 +66,12 @@ export default function SettingsIntegrations({ loaderData }: Route.ComponentProp
   const atLimit = (webhooks?.length ?? 0) >= WEBHOOKS_MAX;
   const apps = applications.map((a) => ({ uuid: a.uuid, name: a.name }));
   const add = (
-    <Button onClick={() => setAdding(true)} disabled={atLimit}>
+    <Button
+      onClick={() => setAdding(true)}
+      onPointerEnter={WebhookDialog.preload}
+      onFocus={WebhookDialog.preload}
+      disabled={atLimit}
+    >
       <PlusIcon aria-hidden="true" />
       Add webhook
     </Button>

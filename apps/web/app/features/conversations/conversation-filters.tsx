@@ -1,5 +1,5 @@
 import { CHATROOM_SOURCE_LABELS, CHATROOM_SOURCES } from '@cairn/contracts/chatroom-rules';
-import { CONVERSATION_SEARCH_MAX } from '@cairn/contracts/conversations';
+import { CONVERSATION_SEARCH_MAX } from '@cairn/contracts/conversation-limits';
 import { SearchIcon } from 'lucide-react';
 import { Form, Link } from 'react-router';
 import { Button } from '../../components/ui/button';

@@ -28,8 +28,8 @@ import {
 import { toast } from '../../lib/toast';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import { RelativeTime } from '../chat/relative-time';
+import { LazyWebhookDialog as WebhookDialog } from './lazy-webhook-dialog';
 import { SecretReveal } from './secret-reveal';
-import { WebhookDialog } from './webhook-dialog';
 import type { WebhooksActionData } from './webhooks.server';
 
 export function WebhookStatus({ webhook }: { webhook: TWebhook }) {
@@ -189,6 +189,8 @@ export function WebhookCard({
           size="sm"
           variant="outline"
           onClick={() => setEditing(true)}
+          onPointerEnter={WebhookDialog.preload}
+          onFocus={WebhookDialog.preload}
           aria-label={`Edit ${webhook.url}`}
         >
           <PencilIcon aria-hidden="true" />

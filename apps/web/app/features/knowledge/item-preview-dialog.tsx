@@ -13,17 +13,20 @@ import { ItemEnabledSwitch, OffBadge } from './item-enabled-switch';
 
 /** The item's page: the passages it was split into, as the assistant sees them, and its on/off switch. */
 export function ItemPreviewDialog({
+  open,
   item,
   chunks,
   onClose,
 }: {
+  /** Whether an item is shown (`item` not null); the lazy dialog waits for it to load. */
+  open: boolean;
   item: TKnowledgeItemDetail | null;
   chunks: TKnowledgeChunkPage | null;
   onClose: () => void;
 }) {
   const { appId = '' } = useParams();
   return (
-    <Dialog open={item !== null} onOpenChange={(open) => (open ? null : onClose())}>
+    <Dialog open={open} onOpenChange={(open) => (open ? null : onClose())}>
       <DialogContent className="max-h-[85vh] overflow-y-auto sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle className="flex min-w-0 flex-wrap items-center gap-2 pr-6">

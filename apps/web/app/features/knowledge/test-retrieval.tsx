@@ -1,20 +1,23 @@
-import {
-  RELEVANCE_THRESHOLD,
-  type TKnowledgeSearchDecision,
-  type TKnowledgeSearchResult,
-} from '@cairn/contracts/knowledge-search';
+import type { TKnowledgeSearchDecision, TKnowledgeSearchResult } from '@cairn/contracts/knowledge-search';
+import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search-rules';
 import { CircleCheckIcon, CircleSlashIcon, SearchIcon } from 'lucide-react';
-import { useId } from 'react';
+import { Suspense, useId } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import type { FormErrors } from '../../lib/api-error';
+import { lazyModule } from '../../lib/lazy-module';
 import { cn } from '../../lib/utils';
-import { PassageMarkdown } from './passage-markdown';
 
 /** "Test retrieval": what the assistant would find for a question. */
+/**
+ * The passages' markdown renderer: loaded when the question box is first used, not with the page
+ * (decision 091); the results wait for it, so they appear whole.
+ */
+const markdown = lazyModule(() => import('./passage-markdown'));
+
 export function TestRetrieval() {
   const fetcher = useFetcher<{
     results?: TKnowledgeSearchResult[];
@@ -35,7 +38,13 @@ export function TestRetrieval() {
         Ask a question to see the passages the assistant would find, how relevant each is, and whether it
         would answer.
       </p>
-      <fetcher.Form method="post" className="flex flex-col gap-2 sm:flex-row" role="search">
+      <fetcher.Form
+        method="post"
+        className="flex flex-col gap-2 sm:flex-row"
+        role="search"
+        onFocus={() => void markdown.preload()}
+        onPointerEnter={() => void markdown.preload()}
+      >
         <input type="hidden" name="intent" value="search" />
         <label htmlFor={`${id}-query`} className="sr-only">
           Question
@@ -62,20 +71,22 @@ export function TestRetrieval() {
         />
       </div>
       {results && decision ? (
-        <div className="mt-4 grid gap-3">
-          <RetrievalDecision decision={decision} />
-          {results.length === 0 ? (
-            <p className="text-muted-foreground text-sm" role="status">
-              Nothing found for “{fetcher.data?.query}”.
-            </p>
-          ) : (
-            <ol className="grid gap-3" aria-label="Retrieved passages">
-              {results.map((result, index) => (
-                <RetrievedPassage key={result.chunk_id} result={result} rank={index + 1} />
-              ))}
-            </ol>
-          )}
-        </div>
+        <Suspense fallback={null}>
+          <div className="mt-4 grid gap-3">
+            <RetrievalDecision decision={decision} />
+            {results.length === 0 ? (
+              <p className="text-muted-foreground text-sm" role="status">
+                Nothing found for “{fetcher.data?.query}”.
+              </p>
+            ) : (
+              <ol className="grid gap-3" aria-label="Retrieved passages">
+                {results.map((result, index) => (
+                  <RetrievedPassage key={result.chunk_id} result={result} rank={index + 1} />
+                ))}
+              </ol>
+            )}
+          </div>
+        </Suspense>
       ) : null}
       <details className="mt-4 text-muted-foreground text-sm">
         <summary className="cursor-pointer">How to read the results</summary>
@@ -154,8 +165,13 @@ function RetrievedPassage({ result, rank }: { result: TKnowledgeSearchResult; ra
         </span>
       </div>
       <div className="line-clamp-[12]">
-        <PassageMarkdown text={result.content} />
+        <Passage text={result.content} />
       </div>
     </li>
   );
+}
+
+function Passage({ text }: { text: string }) {
+  const { PassageMarkdown } = markdown.useModule();
+  return <PassageMarkdown text={text} />;
 }

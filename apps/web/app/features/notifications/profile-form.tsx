@@ -3,10 +3,9 @@ import {
   EMAIL_DELAY_MAX_MINUTES,
   NOTIFICATION_EVENT_LABELS,
   NOTIFICATION_EVENTS,
-  type TNotificationChannel,
   type TNotificationEvent,
-  type TNotificationProfile,
-} from '@cairn/contracts/notifications';
+} from '@cairn/contracts/notification-rules';
+import type { TNotificationChannel, TNotificationProfile } from '@cairn/contracts/notifications';
 import { BellIcon as InAppIcon, MailIcon, MessageSquareIcon as SlackIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { Button } from '../../components/ui/button';

@@ -1,6 +1,5 @@
 import type { TWidgetSettings } from '@cairn/contracts/widget';
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckIcon, CircleAlertIcon, CircleDotIcon, PlusIcon, XIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
@@ -18,6 +17,7 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
+import { lazyZodResolver } from '../../lib/forms';
 import { toast } from '../../lib/toast';
 import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
@@ -26,18 +26,13 @@ import { OriginsEditor } from './origins-editor';
 import { RefusedOrigins } from './refused-origins';
 import { SwitchField } from './switch-field';
 import type { WidgetActionData } from './widget.server';
-import {
-  formPathOf,
-  formValuesOf,
-  previewConfigOf,
-  type TWidgetFormInput,
-  type TWidgetFormOutput,
-  updateRequestOf,
-  ZWidgetForm,
-} from './widget-form';
+import type { TWidgetFormInput, TWidgetFormOutput } from './widget-form';
+import { formPathOf, formValuesOf, previewConfigOf, updateRequestOf } from './widget-form-values';
 import { WidgetPreview } from './widget-preview';
 
 const WIDGET_FETCHER = 'widget-settings';
+/** The schema (and zod) load on the first validation, not with the page (decision 091). */
+const resolver = lazyZodResolver(() => import('./widget-form').then((m) => m.ZWidgetForm));
 
 /** One titled group of settings. */
 function Group({
@@ -78,7 +73,7 @@ function Group({
 export function WidgetSettingsForm({ widget, previewSrc }: { widget: TWidgetSettings; previewSrc: string }) {
   const fetcher = useFetcher<WidgetActionData>({ key: WIDGET_FETCHER });
   const form = useForm<TWidgetFormInput, unknown, TWidgetFormOutput>({
-    resolver: zodResolver(ZWidgetForm),
+    resolver,
     defaultValues: formValuesOf(widget),
     mode: 'onSubmit',
     reValidateMode: 'onChange',

@@ -2,7 +2,6 @@ import { type TWidgetSettings, ZUpdateWidgetRequest } from '@cairn/contracts/wid
 import { data } from 'react-router';
 import type { ApiClient } from '../../lib/api.server';
 import { ApiError, type FormErrors, fieldErrorsOf, normalizeError } from '../../lib/api-error';
-import { isFormField } from './widget-form';
 
 const WIDGET_FAILED = 'Failed to load the widget settings';
 
@@ -31,7 +30,9 @@ function failed(errors: FormErrors) {
 }
 
 /** Splits the API's (or our own check's) field errors into the form's fields and a form-level message. */
-function widgetErrorsOf(all: Record<string, string>, fallback: string): FormErrors {
+async function widgetErrorsOf(all: Record<string, string>, fallback: string): Promise<FormErrors> {
+  // Imported the way the form imports it (lazily), so the bundler keeps it one chunk for both.
+  const { isFormField } = await import('./widget-form');
   const fieldErrors: Record<string, string> = {};
   const rest: string[] = [];
   for (const [field, message] of Object.entries(all)) {
@@ -48,7 +49,7 @@ export async function saveWidgetSettings(api: ApiClient, appId: string, body: un
   if (!parsed.success) {
     const all: Record<string, string> = {};
     for (const issue of parsed.error.issues) all[issue.path.join('.')] ??= issue.message;
-    return failed(widgetErrorsOf(all, 'The settings could not be read.'));
+    return failed(await widgetErrorsOf(all, 'The settings could not be read.'));
   }
   try {
     // The body as posted: the API applies the same schema (and its normalising) itself.
@@ -56,6 +57,6 @@ export async function saveWidgetSettings(api: ApiClient, appId: string, body: un
     return { intent: 'widget', ok: true, widget } as const;
   } catch (error) {
     const normalized = normalizeError(error);
-    return failed(widgetErrorsOf(fieldErrorsOf(normalized), normalized.message));
+    return failed(await widgetErrorsOf(fieldErrorsOf(normalized), normalized.message));
   }
 }
