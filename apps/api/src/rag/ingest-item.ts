@@ -343,21 +343,19 @@ async function ingestClaimed(
   }
   const index = async (items: typeof prepared) => {
     await deps.waitForRequests();
-    const { ready, outboxId } = await indexReadyItems(deps.database, {
+    return indexReadyItems(deps.database, {
       owner,
       applicationId: batch.applicationId,
       lease,
       embedder,
       items,
     });
-    for (const row of ready) await deps.publish(owner, row);
-    if (outboxId !== null)
-      await deps.events.written(outboxId, [
-        { type: 'knowledge.items.ended', payload: { owner, items: ready } },
-      ]);
   };
+  // Each indexing statement commits its items with their `knowledge.items.ended` row; they are told
+  // after the indexing, so that only a failed statement sends an item to `fail`.
+  const indexed: Array<Awaited<ReturnType<typeof index>>> = [];
   try {
-    await index(prepared);
+    indexed.push(await index(prepared));
   } catch (error) {
     deps.log.warn(
       { err: error, itemIds: prepared.map((p) => p.itemId) },
@@ -365,11 +363,18 @@ async function ingestClaimed(
     );
     for (const item of prepared) {
       try {
-        await index([item]);
+        indexed.push(await index([item]));
       } catch (itemError) {
         await fail(item.row, itemError);
       }
     }
+  }
+  for (const { ready, outboxId } of indexed) {
+    for (const row of ready) await deps.publish(owner, row);
+    if (outboxId !== null)
+      await deps.events.written(outboxId, [
+        { type: 'knowledge.items.ended', payload: { owner, items: ready } },
+      ]);
   }
 }
 
