@@ -6,10 +6,7 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
-import type { TWidgetFormInput } from './widget-form';
-
-/** The origin check is the API's zod schema: loaded when the add box is first used (decision 091). */
-const loadCheck = () => import('./widget-form').then((m) => m.checkNewOrigin);
+import { checkNewOrigin, type TWidgetFormInput } from './widget-form';
 
 export const NO_ORIGIN_WARNING = 'The widget works on no site until you add one';
 
@@ -32,8 +29,7 @@ export function OriginsEditor({
   const listError = errors?.message ?? errors?.root?.message;
   const full = fields.length >= WIDGET_LIMITS.allowedOrigins;
 
-  const add = async () => {
-    const checkNewOrigin = await loadCheck();
+  const add = () => {
     const check = checkNewOrigin(
       draft,
       fields.map((f) => f.value),
@@ -52,7 +48,7 @@ export function OriginsEditor({
     // Enter adds the origin instead of saving the whole form.
     if (event.key === 'Enter') {
       event.preventDefault();
-      void add();
+      add();
     }
   };
 
@@ -136,9 +132,8 @@ export function OriginsEditor({
               if (draftError) setDraftError(null);
             }}
             onKeyDown={onKeyDown}
-            onFocus={() => void loadCheck()}
           />
-          <Button type="button" variant="outline" onClick={() => void add()} disabled={full}>
+          <Button type="button" variant="outline" onClick={add} disabled={full}>
             <PlusIcon aria-hidden="true" />
             Add
           </Button>
