@@ -259,4 +259,21 @@ describe('the refusal', () => {
     expect(notCoveredAnswer('', '¿Dónde está la tienda?')).toBe(NOT_COVERED_ANSWERS.es);
     expect(languageOf('Kenya?')).toBe('en');
   });
+
+  it('tells the language of short questions by their small words and their letters', () => {
+    const asked = {
+      en: [
+        'What is the capital of Peru?',
+        'Does the Zürich office sell tickets?',
+        'What does "déjà vu" mean?',
+      ],
+      de: ['Hauptstadt von Peru?', 'Rückgabe ohne Kassenbon möglich?', 'Abo kündigen'],
+      fr: ["Qui a fondé l'entreprise ?", 'Y a-t-il du Wi-Fi ?', 'Résilier mon abonnement'],
+      es: ['¿Cuál es la capital de Perú?', 'Mi pedido nunca llegó', '¿Aceptan tarjetas de crédito?'],
+    };
+    for (const [language, questions] of Object.entries(asked)) {
+      for (const question of questions)
+        expect([question, languageOf(question)]).toEqual([question, language]);
+    }
+  });
 });

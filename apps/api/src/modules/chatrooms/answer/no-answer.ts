@@ -13,21 +13,30 @@ export const NOT_COVERED_ANSWER = NOT_COVERED_ANSWERS.en;
 /** A whole-word pattern (JavaScript's `\b` ignores letters beyond ASCII: "où", "qué"). */
 const words = (list: string) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${list})(?![\\p{L}\\p{N}])`, 'giu');
 
-/** Short, frequent words that tell the four languages apart even in a one-line question. */
+/**
+ * Short, frequent words that tell the four languages apart even in a one-line question. Words two
+ * languages share ("la", "de", "en", "y") count for both; the letters and marks below break the tie.
+ */
 const MARKERS: Record<Exclude<KnownLanguage, 'en'>, RegExp> = {
   de: words(
-    'ich|du|sie|wir|ist|sind|der|die|das|und|nicht|ein|eine|wie|was|wann|wo|wer|warum|welche[rsnm]?|habe?n?|gibt|können|kann|mit|für|auf|bei|ihr|euer|hallo|danke',
+    'ich|du|sie|wir|ist|sind|der|die|das|dem|den|des|und|nicht|kein|keine|ein|eine|mein|meine|wie|was|wann|wo|wer|warum|welche[rsnm]?|habe?n?|habt|gibt|können|kann|mit|für|auf|bei|von|vom|zum|zur|am|im|ohne|nach|aus|ihr|euer|hallo|danke',
   ),
   fr: words(
-    'je|tu|vous|nous|est|sont|le|la|les|des|une?|et|pas|que|qui|quoi|quand|où|comment|pourquoi|quel(?:le)?s?|avez|êtes|puis|pour|avec|sur|bonjour|merci',
+    'je|tu|vous|nous|il|elle|est|sont|le|la|les|des|du|au|aux|de|en|une?|et|y|pas|ne|que|qui|quoi|quand|où|comment|pourquoi|quel(?:le)?s?|mon|ma|mes|ce|cette|avez|êtes|puis|pour|avec|sans|sur|chez|bonjour|merci',
   ),
   es: words(
-    'yo|tú|usted|nosotros|es|son|el|los|las|una?|y|no|que|qué|quién|cuándo|dónde|cómo|por|para|con|tienen?|puedo|hola|gracias|está',
+    'yo|tú|usted|ustedes|nosotros|es|son|el|la|los|las|lo|de|del|al|en|una?|y|no|mi|mis|su|sus|que|qué|quién|cuál(?:es)?|cuándo|cuánt[oa]s?|dónde|cómo|hay|por|para|con|sin|nunca|tienen?|puedo|hola|gracias|está',
   ),
 };
 const ENGLISH = words(
-  'i|you|we|is|are|the|and|not|a|an|what|when|where|who|why|how|which|do|does|can|have|has|for|with|on|hello|hi|thanks',
+  'i|you|we|it|is|are|the|of|to|in|at|my|your|this|that|and|not|an|any|what|when|where|who|why|how|which|do|does|can|have|has|for|with|from|about|on|please|hello|hi|thanks',
 );
+/** Letters and marks each language writes and the other three (nearly) never do; French elisions. */
+const LETTERS: Record<Exclude<KnownLanguage, 'en'>, RegExp> = {
+  de: /[äöüß]/giu,
+  fr: /[àâçèêëîïôùûœ]|(?<!\p{L})(?:[cdjlmnst]|qu)['’](?=\p{L})/giu,
+  es: /[¿¡ñáíóú]/giu,
+};
 
 /** The question's language when its small words say so clearly; English otherwise. */
 export function languageOf(text: string): KnownLanguage {
@@ -35,7 +44,7 @@ export function languageOf(text: string): KnownLanguage {
   let best: KnownLanguage = 'en';
   let bestCount = count(ENGLISH);
   for (const language of ['de', 'fr', 'es'] as const) {
-    const n = count(MARKERS[language]);
+    const n = count(MARKERS[language]) + count(LETTERS[language]);
     if (n > bestCount) {
       best = language;
       bestCount = n;
