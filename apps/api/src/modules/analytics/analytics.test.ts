@@ -289,4 +289,23 @@ describe('analytics', () => {
     expect((await analytics('', owner.token, 'not-an-id')).status).toBe(404);
     expect((await t.call('GET', `/api/applications/${app.uuid}/analytics/`)).status).toBe(401);
   });
+
+  it('counts greetings and thanks as messages, not as questions people ask', async () => {
+    const other = await applicationWith(t, owner.token, [WARRANTY]);
+    for (const message of ['hi', 'How long is the X200 warranty?', 'thanks!']) {
+      const res = await t.call('POST', `/api/applications/${other.uuid}/chatrooms/send-message/`, {
+        token: owner.token,
+        json: { chatroom_identifier: 'new_chat', message, sender_identifier: `reg_${owner.user.id}` },
+      });
+      expect(res.status).toBe(201);
+    }
+    await expect
+      .poll(async () => (await analytics('', owner.token, other.uuid)).body.totals.answers, {
+        timeout: 10_000,
+      })
+      .toBe(3);
+    const body = (await analytics('', owner.token, other.uuid)).body;
+    expect(body.totals.messages).toBe(6);
+    expect(body.top_questions).toEqual([{ question: 'How long is the X200 warranty?', count: 1 }]);
+  });
 });

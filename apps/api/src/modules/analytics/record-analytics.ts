@@ -16,6 +16,7 @@ import {
 import { type SQLWrapper, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 import { questionTokens } from '../attention/question-similarity.ts';
+import { smallTalkOf } from '../chatrooms/answer/small-talk.ts';
 import type { ChatroomRow, MessageRow } from '../chatrooms/serialize-chat.ts';
 import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
 
@@ -139,7 +140,8 @@ function questionWrites(db: Db, applicationId: number, day: string, row: Message
   // The owner's reply to a visitor is no question to the assistant.
   if (row.metadata.send_to_user === true) return writes;
   const question = row.message.trim().slice(0, QUESTION_CHARS);
-  if (!question) return writes;
+  // "hi" and "thanks" are answered as small talk, not from the knowledge: no top question.
+  if (!question || smallTalkOf(question)) return writes;
   writes.push(
     db.insert(analyticsQuestions).values({ applicationId, day, question, tokens: questionTokens(question) }),
   );
