@@ -112,16 +112,20 @@ describe('parsing in a worker', () => {
   });
 
   it('gives a file read with OCR the OCR deadline, and refuses an image bomb in the worker', async () => {
-    // A file may take 400 ms here; OCR alone takes seconds (starting tesseract is about one),
-    // so the read below passes only if OCR got its own, longer deadline.
-    const pool = workers({ timeoutMs: 400 });
+    // A file may take 1 s here: more than twice what reading the scan's (absent) text layer took on a
+    // busy machine; reading its two pages with OCR takes seconds (starting tesseract alone is about
+    // one), so the read passes only if OCR got its own, longer deadline.
+    const pool = workers({ timeoutMs: 1000 });
     // A warm worker with PDF.js loaded: what the file's deadline covers is the parse, not starting.
     await pool.parse({ data: pdfWithPages(1), filename: 'one.pdf' });
-    const scan = await makeScannedPdf([['Low tide at Mousehole harbour is at four in the afternoon.']]);
+    const scan = await makeScannedPdf([
+      ['Low tide at Mousehole harbour is at four in the afternoon.'],
+      Array.from({ length: 12 }, (_, i) => `The harbour wall was repaired in the year ${1900 + i}.`),
+    ]);
     const started = Date.now();
     const read = await pool.parse({ data: scan, filename: 'tides.pdf' });
     // The read did outlast a file's deadline (else this test proves nothing).
-    expect(Date.now() - started).toBeGreaterThan(400);
+    expect(Date.now() - started).toBeGreaterThan(1000);
     expect(read.document.sections[0]).toMatchObject({
       page: 1,
       text: expect.stringMatching(/four in the afternoon/),
