@@ -8,7 +8,10 @@
  *   actually fetched until the network was idle (lazy chunks a page's content needs included).
  *   Targets: /login ≤ 100 KB, any signed-in page ≤ 160 KB.
  *
- *   npx tsx bench/web/web-bench.ts [--requests 100]
+ *   npx tsx bench/web/web-bench.ts [--requests 100] [--chunks]
+ *
+ * `--chunks` lists every file Chromium fetched for each page with its gzip size (what to look at
+ * when a page is over its budget).
  *
  * Builds apps/web into a temporary directory (like the e2e run), starts `apps/api/src/server.ts` with a
  * fresh DATA_DIR, registers and verifies a user through the outbox, creates an application with a text
@@ -25,6 +28,7 @@ import { startServer } from '../../e2e/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 100;
+const CHUNKS = process.argv.includes('--chunks');
 const KB = 1024;
 const TARGET_TTFB_MS = 20;
 const TARGET_TTFB_TIMES_API = 3;
@@ -200,6 +204,18 @@ async function main() {
         api: [...navigation, `${appPath}/chatrooms/${room}/messages/`],
       },
       {
+        name: 'analytics',
+        path: `/applications/${app.uuid}/analytics`,
+        signedIn: true,
+        api: [...navigation, `${appPath}/analytics/`],
+      },
+      {
+        name: 'API keys & widget',
+        path: `/applications/${app.uuid}/api-keys-and-widget`,
+        signedIn: true,
+        api: [...navigation, `${appPath}/api-keys/`, `${appPath}/widget/`],
+      },
+      {
         name: '/settings/models',
         path: '/settings/models',
         signedIn: true,
@@ -231,7 +247,8 @@ async function main() {
       const loaded = new Set<string>();
       tab.on('response', (res) => {
         const url = new URL(res.url());
-        if (url.pathname.endsWith('.js')) loaded.add(url.pathname);
+        // The web app's own files: the widget preview's iframe (API keys & widget) is the widget's bundle, not this page's.
+        if (url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')) loaded.add(url.pathname);
       });
       await tab.goto(server.url + page.path, { waitUntil: 'networkidle' });
       await tab.close();
@@ -269,6 +286,12 @@ async function main() {
       lines.push(
         `  JS gzip   ${kb(browserJs)} loaded by Chromium (${loaded.size} files), ${kb(initialJs)} in the HTML  target ≤ ${kb(jsTarget)} → ${verdict(browserJs <= jsTarget)}`,
       );
+      if (CHUNKS) {
+        const files = [...loaded]
+          .map((f) => ({ f, bytes: gzipCache.get(f)! }))
+          .sort((a, b) => b.bytes - a.bytes);
+        for (const { f, bytes } of files) lines.push(`    ${kb(bytes).padStart(9)}  ${f}`);
+      }
     }
     console.log(
       `\nweb bench (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, gzip level 9, loopback)`,

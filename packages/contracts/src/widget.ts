@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ZFeedback, ZHandledBy, ZMessageStatus, ZMessageText, ZSource } from './chat.ts';
 import { freeText, oneLine } from './text.ts';
 import { WIDGET_LIMITS } from './widget-limits.ts';
+import { NOT_AN_ORIGIN, ORIGIN_MAX, originOf } from './widget-rules.ts';
 
 /**
  * The website widget (issue 10, decision 045). Three principals meet here:
@@ -33,26 +34,12 @@ export type TWidgetRole = z.infer<typeof ZWidgetRole>;
  */
 export const ZOrigin = oneLine({ error: 'Required' })
   .trim()
-  .max(300, 'At most 300 characters')
+  .max(ORIGIN_MAX, `At most ${ORIGIN_MAX} characters`)
   .transform((value, ctx) => {
-    const bad = () => {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Must be an origin such as https://shop.example.com (scheme, host and port only)',
-      });
-      return z.NEVER;
-    };
-    if (value.includes('*')) return bad();
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return bad();
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return bad();
-    if (url.username || url.password || url.search || url.hash) return bad();
-    if (url.pathname !== '/' || /^[a-z]+:\/\/[^/]+\/.+/i.test(value)) return bad();
-    return url.origin;
+    const origin = originOf(value);
+    if (origin !== null) return origin;
+    ctx.addIssue({ code: 'custom', message: NOT_AN_ORIGIN });
+    return z.NEVER;
   });
 
 export const ZHexColor = z

@@ -15,7 +15,7 @@ import type { FormErrors } from './api-error';
  * A resolver that loads the schema (and zod with it) on the first validation, so a page with a form
  * does not ship zod in its first load (issue 13).
  */
-export function lazyZodResolver<S extends z.ZodType<FieldValues, FieldValues>>(
+function lazyZodResolver<S extends z.ZodType<FieldValues, FieldValues>>(
   loadSchema: () => Promise<S>,
 ): Resolver<z.input<S>, unknown, z.output<S>> {
   return async (values, context, options) => {

@@ -8,7 +8,7 @@ import {
 } from '@cairn/contracts/application-limits';
 import type { TApplication } from '@cairn/contracts/applications';
 import type { TAvailableModel } from '@cairn/contracts/model-providers';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { Alert, AlertDescription } from '../../components/ui/alert';
@@ -16,7 +16,7 @@ import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
-import { useZodForm } from '../../lib/forms';
+import { useSchemaForm } from '../../lib/schema-form';
 import { toast } from '../../lib/toast';
 import type { SettingsActionData } from './application-settings.server';
 import { NativeSelect } from './native-select';
@@ -48,9 +48,10 @@ const selectedOf = (app: TApplication, type: 'text' | 'embedding') =>
 
 /**
  * Models, instructions, temperature, strictness, the no-answer message and how long conversations
- * are kept, of one application. Every control also carries
- * its saved value as a DOM default: react-hook-form fills registered fields only after hydration,
- * and the server-rendered form must show (and, posted early, send) the saved settings.
+ * are kept, of one application. The controls are uncontrolled, each with its saved value as a DOM
+ * default: the server-rendered form shows (and, posted before hydration, sends) the saved settings,
+ * and the browser checks them with the action's schema before sending (without react-hook-form,
+ * decision 091).
  */
 export function ApplicationSettingsForm({
   application,
@@ -74,26 +75,26 @@ export function ApplicationSettingsForm({
     retention: application.conversation_retention_days === null ? ('forever' as const) : ('days' as const),
     retention_days: String(application.conversation_retention_days ?? DEFAULT_RETENTION_DAYS),
   };
-  const { form } = useZodForm(
+  const form = useSchemaForm(
     () => import('./application-settings-schema').then((m) => m.ZApplicationSettingsForm),
-    { defaultValues: defaults, serverErrors: errors },
+    { serverErrors: errors, onValid: (element) => fetcher.submit(element, { method: 'post' }) },
   );
-  const {
-    register,
-    watch,
-    formState: { errors: fieldErrors },
-  } = form;
-  const temperature = Number(watch('temperature'));
-  const embeddingChanges = watch('embedding_model') !== defaults.embedding_model;
+  const fieldErrors = form.errors;
+  // What the form shows of its own values: the temperature's label and the re-indexing warning.
+  const [temperature, setTemperature] = useState(Number(defaults.temperature));
+  const [embeddingModel, setEmbeddingModel] = useState(defaults.embedding_model);
+  const embeddingChanges = embeddingModel !== defaults.embedding_model;
+  const keepForDays = useRef<HTMLInputElement>(null);
   const busy = fetcher.state !== 'idle';
   const retentionChoice = (value: 'forever' | 'days', label: string) => (
     <label className="flex w-fit cursor-pointer items-center gap-3">
       <input
+        ref={value === 'days' ? keepForDays : undefined}
         type="radio"
+        name="retention"
         value={value}
         className="size-4 accent-primary"
         defaultChecked={defaults.retention === value}
-        {...register('retention')}
       />
       {label}
     </label>
@@ -115,13 +116,12 @@ export function ApplicationSettingsForm({
 
   return (
     <fetcher.Form
+      ref={form.ref}
       method="post"
       noValidate
       className="grid gap-6"
-      onSubmit={(event) => {
-        const element = event.currentTarget;
-        void form.handleSubmit(() => fetcher.submit(element, { method: 'post' }))(event);
-      }}
+      onSubmit={form.onSubmit}
+      onChange={form.onChange}
     >
       <FormError message={errors?.formError} />
       <div className="grid gap-4 sm:grid-cols-2">
@@ -129,10 +129,10 @@ export function ApplicationSettingsForm({
           id="settings-text-model"
           label="Text model"
           description="Writes the answers."
-          error={fieldErrors.text_model?.message}
+          error={fieldErrors.text_model}
         >
           {(aria) => (
-            <NativeSelect {...aria} defaultValue={defaults.text_model} {...register('text_model')}>
+            <NativeSelect {...aria} name="text_model" defaultValue={defaults.text_model}>
               {missing(defaults.text_model, textModels)}
               {textModels.map(option)}
             </NativeSelect>
@@ -142,10 +142,15 @@ export function ApplicationSettingsForm({
           id="settings-embedding-model"
           label="Embedding model"
           description="Finds the passages that match a question."
-          error={fieldErrors.embedding_model?.message}
+          error={fieldErrors.embedding_model}
         >
           {(aria) => (
-            <NativeSelect {...aria} defaultValue={defaults.embedding_model} {...register('embedding_model')}>
+            <NativeSelect
+              {...aria}
+              name="embedding_model"
+              defaultValue={defaults.embedding_model}
+              onChange={(event) => setEmbeddingModel(event.target.value)}
+            >
               {missing(defaults.embedding_model, embeddingModels)}
               {embeddingModels.map(option)}
             </NativeSelect>
@@ -171,16 +176,16 @@ export function ApplicationSettingsForm({
         id="settings-instructions"
         label="Instructions"
         description="Added to every answer, e.g. tone, language, or what to refuse."
-        error={fieldErrors.instructions?.message}
+        error={fieldErrors.instructions}
       >
         {(aria) => (
           <Textarea
             {...aria}
+            name="instructions"
             rows={4}
             maxLength={4000}
             placeholder="e.g. Answer in a friendly tone, in the language of the question."
             defaultValue={defaults.instructions}
-            {...register('instructions')}
           />
         )}
       </Field>
@@ -188,18 +193,19 @@ export function ApplicationSettingsForm({
         id="settings-temperature"
         label={`Temperature: ${Number.isFinite(temperature) ? temperature.toFixed(1) : '–'}`}
         description="Lower is more focused and repeatable; higher is more varied."
-        error={fieldErrors.temperature?.message}
+        error={fieldErrors.temperature}
       >
         {(aria) => (
           <input
             {...aria}
+            name="temperature"
             type="range"
             min={TEMPERATURE_MIN}
             max={TEMPERATURE_MAX}
             step={0.1}
             className="w-full accent-primary"
             defaultValue={defaults.temperature}
-            {...register('temperature')}
+            onChange={(event) => setTemperature(Number(event.target.value))}
           />
         )}
       </Field>
@@ -218,10 +224,10 @@ export function ApplicationSettingsForm({
             >
               <input
                 type="radio"
+                name="strictness"
                 value={level}
                 className="mt-0.5 size-4 accent-primary"
                 defaultChecked={level === defaults.strictness}
-                {...register('strictness')}
               />
               <span className="grid content-start gap-1">
                 <span className="font-medium">{STRICTNESS_TEXT[level].label}</span>
@@ -232,7 +238,7 @@ export function ApplicationSettingsForm({
         </div>
         {fieldErrors.strictness ? (
           <p id="settings-strictness-error" className="text-destructive text-sm">
-            {fieldErrors.strictness.message}
+            {fieldErrors.strictness}
           </p>
         ) : null}
       </fieldset>
@@ -240,16 +246,16 @@ export function ApplicationSettingsForm({
         id="settings-no-answer-message"
         label="When the knowledge does not cover a question"
         description="What the assistant says instead of an answer, in the chat, the widget, the API and integrations. Leave empty for “Sorry, I don't have information about that.” in the language of the question."
-        error={fieldErrors.no_answer_message?.message}
+        error={fieldErrors.no_answer_message}
       >
         {(aria) => (
           <Textarea
             {...aria}
+            name="no_answer_message"
             rows={2}
             maxLength={NO_ANSWER_MESSAGE_MAX}
             placeholder="Sorry, I don't have information about that."
             defaultValue={defaults.no_answer_message}
-            {...register('no_answer_message')}
           />
         )}
       </Field>
@@ -266,6 +272,7 @@ export function ApplicationSettingsForm({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           {retentionChoice('days', 'Delete conversations after')}
           <Input
+            name="retention_days"
             type="number"
             inputMode="numeric"
             min={RETENTION_DAYS_MIN}
@@ -276,16 +283,16 @@ export function ApplicationSettingsForm({
             aria-invalid={fieldErrors.retention_days ? true : undefined}
             aria-describedby={fieldErrors.retention_days ? 'settings-retention-error' : undefined}
             defaultValue={defaults.retention_days}
-            {...register('retention_days', {
+            onChange={() => {
               // Typing days means deleting after them.
-              onChange: () => form.setValue('retention', 'days'),
-            })}
+              if (keepForDays.current) keepForDays.current.checked = true;
+            }}
           />
           <span>days</span>
         </div>
         {fieldErrors.retention_days ? (
           <p id="settings-retention-error" className="text-destructive text-sm">
-            {fieldErrors.retention_days.message}
+            {fieldErrors.retention_days}
           </p>
         ) : null}
       </fieldset>

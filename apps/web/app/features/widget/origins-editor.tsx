@@ -6,7 +6,8 @@ import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { cn } from '../../lib/utils';
-import { checkNewOrigin, type TWidgetFormInput } from './widget-form';
+import type { TWidgetFormInput } from './widget-form';
+import { checkNewOrigin } from './widget-form-check';
 
 export const NO_ORIGIN_WARNING = 'The widget works on no site until you add one';
 

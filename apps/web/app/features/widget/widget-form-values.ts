@@ -3,8 +3,8 @@ import type { TWidgetFormInput, TWidgetFormOutput } from './widget-form';
 
 /**
  * The widget settings form's values, the request they make and the preview they show: without zod,
- * so the page renders and saves the form before its schema loads (widget-form.ts has the schema,
- * loaded by the form's resolver on the first validation; decision 091).
+ * so the page ships no schema (widget-form-check.ts checks the form with the schema's rules;
+ * widget-form.ts has the schema, for the action and the tests; decision 091).
  */
 
 /** The saved settings as the form holds them. */

@@ -1,8 +1,9 @@
 import type { TWidgetSettings } from '@cairn/contracts/widget';
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
+import { toNestErrors } from '@hookform/resolvers';
 import { CheckIcon, CircleAlertIcon, CircleDotIcon, PlusIcon, XIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
-import { type Path, useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { type FieldError, type Path, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useBlocker, useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { Button } from '../../components/ui/button';
@@ -17,7 +18,6 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
-import { lazyZodResolver } from '../../lib/forms';
 import { toast } from '../../lib/toast';
 import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
@@ -27,12 +27,22 @@ import { RefusedOrigins } from './refused-origins';
 import { SwitchField } from './switch-field';
 import type { WidgetActionData } from './widget.server';
 import type { TWidgetFormInput, TWidgetFormOutput } from './widget-form';
+import { checkWidgetForm } from './widget-form-check';
 import { formPathOf, formValuesOf, previewConfigOf, updateRequestOf } from './widget-form-values';
 import { WidgetPreview } from './widget-preview';
 
 const WIDGET_FETCHER = 'widget-settings';
-/** The schema (and zod) load on the first validation, not with the page (decision 091). */
-const resolver = lazyZodResolver(() => import('./widget-form').then((m) => m.ZWidgetForm));
+/**
+ * The form's check without zod (decision 091), its errors shaped as the zod resolver shapes them:
+ * the first message of each field, nested by path.
+ */
+const resolver: Resolver<TWidgetFormInput, unknown, TWidgetFormOutput> = (values, _context, options) => {
+  const check = checkWidgetForm(values);
+  if (check.ok) return { values: check.data, errors: {} };
+  const errors: Record<string, FieldError> = {};
+  for (const { path, message } of check.issues) errors[path.join('.')] ??= { type: 'invalid', message };
+  return { values: {}, errors: toNestErrors(errors, options) };
+};
 
 /** One titled group of settings. */
 function Group({
