@@ -13,7 +13,11 @@
  * title agreement) so that each can be changed alone; "recomputed" must equal "as landed".
  */
 import fs from 'node:fs';
-import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import {
+  judgeRelevance,
+  NO_COMBINER,
+  sameTerm,
+} from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentences.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
@@ -50,7 +54,7 @@ function questionsOf(dump: Dump): Question[] {
       stopWords: new Set(q.stats.stopWords),
     };
     const decision = judgeRelevance(q.question, q.passages, { ...stats, titleChunks }, undefined, {
-      every: true,
+      combiner: NO_COMBINER,
     });
     const terms = decision.weighted.map((w) => w.term);
     const match = (words: string[]) => {

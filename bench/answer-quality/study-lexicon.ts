@@ -15,6 +15,7 @@ import { forgetRelated, wordNetReading } from '../../apps/api/src/modules/chatro
 import {
   COVERED_THRESHOLD,
   judgeRelevance,
+  NO_COMBINER,
   RELATED_CREDIT,
   RELATED_SCOPE,
 } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
@@ -146,7 +147,7 @@ function score(dump: Dump, variant: Variant): { scored: Scored[]; ms: number } {
   }));
   const judge = ({ q, stats }: (typeof inputs)[number]) =>
     judgeRelevance(q.question, q.passages, stats, undefined, {
-      every: true,
+      combiner: NO_COMBINER,
       relatedCredit: variant.credit,
       relatedScope: variant.knownOnly,
     });

@@ -9,7 +9,11 @@
  *   npx tsx bench/answer-quality/study-signals.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json]
  */
 import fs from 'node:fs';
-import { judgeRelevance, sameTerm } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
+import {
+  judgeRelevance,
+  NO_COMBINER,
+  sameTerm,
+} from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
 import { type Dump, printVariants, quoted } from './study-report.ts';
@@ -40,7 +44,7 @@ function featuresOf(dump: Dump): Features[] {
       df: new Map(Object.entries(q.stats.df)),
       stopWords: new Set(q.stats.stopWords),
     };
-    const decision = judgeRelevance(q.question, q.passages, stats, undefined, { every: true });
+    const decision = judgeRelevance(q.question, q.passages, stats, undefined, { combiner: NO_COMBINER });
     const termDf = new Map<string, number>();
     for (const [word, count] of stats.df)
       for (const t of termsOf(word)) termDf.set(t, Math.max(termDf.get(t) ?? 0, count));
@@ -64,7 +68,7 @@ function featuresOf(dump: Dump): Features[] {
       landed: Math.max(
         0,
         ...judgeRelevance(q.question, q.passages, { ...stats, titleChunks }, undefined, {
-          every: true,
+          combiner: NO_COMBINER,
         }).coverage.values(),
       ),
       absent: decision.weighted.filter(

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import {
   COVERED_THRESHOLD,
   judgeRelevance,
+  NO_COMBINER,
   sameTerm,
 } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
@@ -77,7 +78,7 @@ function featuresOf(dump: Dump): Features[] {
       titleChunks,
     };
     const six = q.passages.slice(0, 6);
-    const decision = judgeRelevance(q.question, six, stats, undefined, { every: true });
+    const decision = judgeRelevance(q.question, six, stats, undefined, { combiner: NO_COMBINER });
     const landed = Math.max(0, ...decision.coverage.values());
     const termDf = new Map<string, number>();
     for (const [word, count] of stats.df)
@@ -96,7 +97,7 @@ function featuresOf(dump: Dump): Features[] {
       Math.max(
         0,
         ...judgeRelevance(q.question, six, stats, undefined, {
-          every: true,
+          combiner: NO_COMBINER,
           ranking: q.passages.slice(0, n),
           agreement: { weight: 0.2, centre: 0.4, rankingWeight: w, rankingCentre: c },
         }).coverage.values(),
@@ -110,7 +111,7 @@ function featuresOf(dump: Dump): Features[] {
         Math.max(
           0,
           ...judgeRelevance(q.question, q.passages.slice(0, 20), stats, undefined, {
-            every: true,
+            combiner: NO_COMBINER,
           }).coverage.values(),
         ),
       ),

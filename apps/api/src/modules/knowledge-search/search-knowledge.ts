@@ -57,7 +57,7 @@ export async function searchKnowledge(
   ]);
   // The answers' decision, as answer-message.ts makes it, and every shown passage's coverage.
   const decision = judgeRelevance(input.query, answerPassages, stats, similarity, { ranking });
-  const explained = judgeRelevance(input.query, shown, stats, similarity, { every: true, ranking: passages });
+  const explained = judgeRelevance(input.query, shown, stats, similarity, { ranking: passages });
   const used = new Set(decision.passages.map((p) => p.chunk_id));
   const results: TKnowledgeSearchResult[] = shown.map((p) => ({
     ...p,

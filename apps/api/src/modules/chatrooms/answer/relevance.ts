@@ -3,6 +3,7 @@ import type { TermStatistics } from '../../../rag/term-statistics.ts';
 import type { Passage } from '../../../rag/types.ts';
 import { relatedWords } from './lexicon.ts';
 import { languageOf } from './no-answer.ts';
+import { hasAnswerOfType, questionTypeOf } from './question-type.ts';
 import { sentencesOf } from './sentences.ts';
 import { contentWords, stem, termsOf } from './terms.ts';
 
@@ -44,6 +45,57 @@ const AGREEMENT_WEIGHTS: AgreementWeights = {
   rankingWeight: RANKING_AGREEMENT_WEIGHT,
   rankingCentre: RANKING_AGREEMENT_CENTRE,
 };
+
+/**
+ * Decision 093: the best passage's score (decisions 053–089) is combined with seven signals of the
+ * question and its passages by weights a logistic regression fitted (answerable against held-out
+ * questions) on the calibration half of the SQuAD articles (`bench/answer-quality/study-combiner.ts`,
+ * chosen by backward elimination on that half alone, λ 100), divided by the best score's own weight
+ * so that they read in the score's units, and shifted (`constant`) so that decision 062's rule still
+ * gives the threshold in use. The question's score is the best passage's plus
+ * Σ weight × signal + constant, never more than the best passage's when a question word is absent
+ * from the knowledge (`judgeRelevance` says which passages it moves).
+ */
+export interface Combiner {
+  /** × the share of the question's weight on words no chunk and no passage holds. */
+  absent: number;
+  /** × the best passage's title agreement over the wider ranking (089's, beyond chance). */
+  rankingAgreement: number;
+  /** × the best score beyond the best of a passage under another title. */
+  margin: number;
+  /** When the best passage is the ranking's first. */
+  first: number;
+  /** × the share of the question's consecutive words found together in the best passage. */
+  phrase: number;
+  /** × the best single sentence's share of the question's weight. */
+  sentence: number;
+  /** When the question asks for a date, number or name and no sentence of the best passage holds one. */
+  untyped: number;
+  constant: number;
+}
+export const COMBINER: Combiner = {
+  absent: -0.8764,
+  rankingAgreement: 0.5642,
+  margin: 0.6461,
+  first: 0.1708,
+  phrase: 0.5004,
+  sentence: 0.6518,
+  untyped: -0.1459,
+  constant: -0.774,
+};
+/** No combination: the best passage's score alone (decision 089), for the studies. */
+export const NO_COMBINER: Combiner = {
+  absent: 0,
+  rankingAgreement: 0,
+  margin: 0,
+  first: 0,
+  phrase: 0,
+  sentence: 0,
+  untyped: 0,
+  constant: 0,
+};
+/** Question words found within this many words of the previous one count as found together. */
+const PHRASE_WINDOW = 3;
 
 /**
  * In an English question, a question word the passage lacks counts this share of its weight when
@@ -270,33 +322,79 @@ function titleEvidence(
   stats: TermStatistics | null,
   ranked: readonly Passage[],
   { weight, centre, rankingWeight, rankingCentre }: AgreementWeights,
-): number[] {
+): Array<{ evidence: number; ranking: number }> {
   const titles = stats?.titleChunks;
-  if (!titles || passages.length < 2) return passages.map(() => 0);
+  if (!titles || passages.length < 2) return passages.map(() => ({ evidence: 0, ranking: 0 }));
   const quoted = titleCounts(passages);
   const wide = ranked.length > passages.length ? titleCounts(ranked) : undefined;
   return passages.map((p) => {
     const chance = Math.min((titles.get(p.item_title) ?? 0) / Math.max(stats.chunks, 1), 1);
-    if (chance >= 1) return 0;
+    if (chance >= 1) return { evidence: 0, ranking: 0 };
     let evidence = weight * (agreementWithin(passages, quoted, p.item_title, chance) - centre);
-    if (wide)
-      evidence += rankingWeight * (agreementWithin(ranked, wide, p.item_title, chance) - rankingCentre);
-    return evidence * (1 - chance);
+    // Over the wider ranking when there is one, else over the quoted passages (what the combiner reads).
+    const ranking = wide
+      ? agreementWithin(ranked, wide, p.item_title, chance)
+      : agreementWithin(passages, quoted, p.item_title, chance);
+    if (wide) evidence += rankingWeight * (ranking - rankingCentre);
+    return { evidence: evidence * (1 - chance), ranking };
   });
+}
+
+/** The share of the question's consecutive terms (`sequence`) found within `PHRASE_WINDOW` words of each other in `content`. */
+function phraseShare(sequence: readonly string[], content: string): number {
+  if (sequence.length < 2) return 0;
+  const terms = termsOf(content);
+  let together = 0;
+  for (let k = 1; k < sequence.length; k++) {
+    const [a, b] = [sequence[k - 1]!, sequence[k]!];
+    const found = terms.some(
+      (t, i) => sameTerm(t, a) && terms.slice(i + 1, i + 1 + PHRASE_WINDOW).some((u) => sameTerm(u, b)),
+    );
+    if (found) together++;
+  }
+  return together / (sequence.length - 1);
+}
+
+/**
+ * Decision 093's signals of the best passage beyond its score, weighed by `combiner`: what the
+ * question's score gains or loses (negative: loses).
+ */
+function combined(
+  question: string,
+  weighted: readonly WeightedTerm[],
+  best: { p: Passage; rank: number; covered: number; ranking: number },
+  background: number,
+  absentShare: number,
+  combiner: Combiner,
+): number {
+  const sentences = sentencesOf(best.p.content);
+  const sequence = termsOf(question).filter((t) => weighted.some((w) => w.term === t));
+  const type = questionTypeOf(question);
+  const asked = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const typed = sentences.some(
+    (s) => hasAnswerOfType(type, s, asked) && weightedCoverage(weighted, termsOf(s)) > 0,
+  );
+  return (
+    combiner.absent * absentShare +
+    combiner.rankingAgreement * best.ranking +
+    combiner.margin * (best.covered - background) +
+    (best.rank === 0 ? combiner.first : 0) +
+    combiner.phrase * phraseShare(sequence, best.p.content) +
+    combiner.sentence * Math.max(0, ...sentences.map((s) => weightedCoverage(weighted, termsOf(s)))) +
+    (type !== 'other' && !typed ? combiner.untyped : 0) +
+    combiner.constant
+  );
 }
 
 export interface RelevanceDecision {
   covered: boolean;
-  /** The best passage's coverage (0–1), stored with the answer. */
+  /** The question's score (0–1): the best passage's coverage and decision 093's signals, stored with the answer. */
   score: number;
   /** The passages that pass, best first (retrieval order breaks ties). */
   passages: Passage[];
   /** The question's weighted terms, for choosing the sentences that answer. */
   weighted: WeightedTerm[];
-  /**
-   * Chunk id → the passage's coverage (0–1): for every passage when asked (`every`), else only
-   * for those that could pass or be the best (the others are never read sentence by sentence).
-   */
+  /** Chunk id → the passage's score (0–1): its coverage with decision 093's signals (see `judgeRelevance`). */
   coverage: Map<number, number>;
 }
 
@@ -312,13 +410,12 @@ export function judgeRelevance(
   stats: TermStatistics | null,
   similarity?: ReadonlyMap<number, number>,
   {
-    every = false,
     relatedCredit = RELATED_CREDIT,
     relatedScope = RELATED_SCOPE,
     ranking = passages,
     agreement = AGREEMENT_WEIGHTS,
+    combiner = COMBINER,
   }: {
-    every?: boolean;
     /**
      * The retrieval's wider ranking, whose first passages are `passages`: only its titles are read,
      * for title agreement (decision 089).
@@ -326,6 +423,8 @@ export function judgeRelevance(
     ranking?: readonly Passage[];
     /** A study's weights instead of `AGREEMENT_WEIGHTS`. */
     agreement?: AgreementWeights;
+    /** A study's combiner instead of `COMBINER` (`NO_COMBINER`: decision 089's score). */
+    combiner?: Combiner;
     /** A study's credit for related words instead of `RELATED_CREDIT` (0: none). */
     relatedCredit?: number;
     /** A study's choice instead of `RELATED_SCOPE`. */
@@ -362,36 +461,53 @@ export function judgeRelevance(
     for (let i = 0; i < weighted.length; i++) sum += (found.get(i) ?? 0) * weighted[i]!.weight;
     return sum / total;
   };
+  // Words no chunk holds and no passage names: the strongest evidence of another subject (075, 081).
+  const absentShare =
+    weighted.reduce(
+      (sum, w, i) =>
+        (df.get(w.term) ?? 0) === 0 && !read.some((r) => r.whole.get(i) === 1) ? sum + w.weight : sum,
+      0,
+    ) / total;
   const evidence = titleEvidence(passages, stats, ranking, agreement);
-  // A passage's score, the mean of its whole and near coverage plus its title evidence, is at most
-  // its whole coverage plus that evidence: the sentences (the costly part) are read only for a
-  // passage that could pass or be the best.
-  const ranked = read
-    .map((r) => {
-      const bonus = evidence[r.rank]!;
-      const cosine = similarity?.get(r.p.chunk_id);
-      const needed =
-        cosine !== undefined && cosine >= VECTOR_SIMILAR
-          ? COVERED_THRESHOLD * VECTOR_RELIEF
-          : COVERED_THRESHOLD;
-      return { ...r, whole: share(r.whole), bonus, needed };
-    })
-    .sort((a, b) => b.whole + b.bonus - (a.whole + a.bonus) || a.rank - b.rank);
-  let best = 0;
-  const passing: Array<{ p: Passage; rank: number; coverage: number }> = [];
-  for (const r of ranked) {
-    const bound = Math.min(r.whole + r.bonus, 1);
-    if (!every && bound < r.needed && bound <= best) continue;
+  // Every passage is scored: the combiner reads the best passage's margin over other titles'.
+  const scored = read.map((r) => {
     const near = nearCoverage(r.p.content, r.frame, share, matches);
-    const covered = Math.min(Math.max((r.whole + near) / 2 + r.bonus, 0), 1);
-    coverage.set(r.p.chunk_id, covered);
-    best = Math.max(best, covered);
-    if (covered >= r.needed) passing.push({ p: r.p, rank: r.rank, coverage: covered });
+    const covered = Math.min(Math.max((share(r.whole) + near) / 2 + evidence[r.rank]!.evidence, 0), 1);
+    const cosine = similarity?.get(r.p.chunk_id);
+    const vouched = cosine !== undefined && cosine >= VECTOR_SIMILAR;
+    return { p: r.p, rank: r.rank, covered, vouched, ranking: evidence[r.rank]!.ranking };
+  });
+  // The best passage: the highest score, the earlier in the ranking on a tie.
+  const best = scored.reduce<(typeof scored)[number] | undefined>(
+    (a, b) => (!a || b.covered > a.covered ? b : a),
+    undefined,
+  );
+  if (!best) return { covered: false, score: 0, passages: [], weighted, coverage };
+  const background = Math.max(
+    0,
+    ...scored.filter((s) => s.p.item_title !== best.p.item_title).map((s) => s.covered),
+  );
+  // A word no chunk holds is never outweighed by the other signals: they may only lower the score
+  // then ("When did the family move to Zagreb?" of a passage on their move to Gospić), as since
+  // decision 075. On the SQuAD dumps it declines no more held-out questions and half a point more
+  // answerable ones (misspelt names); `constant` was set with it (decision 093).
+  const signals = combined(question, weighted, best, background, absentShare, combiner);
+  const shift = absentShare > 0 ? Math.min(signals, 0) : signals;
+  const passing: Array<{ p: Passage; rank: number; coverage: number }> = [];
+  for (const s of scored) {
+    // The signals are the best passage's: they raise its score alone, and lower every passage's
+    // with it. A passage vectors vouch for (053) is never lowered: its words may be paraphrases,
+    // which the lexical signals, fitted without an embedding model, count against it.
+    const own = s === best ? shift : Math.min(shift, 0);
+    const score = s.covered + (s.vouched ? Math.max(own, 0) : own);
+    coverage.set(s.p.chunk_id, Math.min(Math.max(score, 0), 1));
+    const needed = s.vouched ? COVERED_THRESHOLD * VECTOR_RELIEF : COVERED_THRESHOLD;
+    if (score >= needed) passing.push({ p: s.p, rank: s.rank, coverage: score });
   }
   passing.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
   return {
     covered: passing.length > 0,
-    score: Math.round(best * 1000) / 1000,
+    score: Math.round((coverage.get(best.p.chunk_id) ?? 0) * 1000) / 1000,
     passages: passing.map((s) => s.p),
     weighted,
     coverage,
