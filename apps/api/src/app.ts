@@ -54,7 +54,7 @@ declare module 'fastify' {
 export interface BuildOptions {
   config: Config;
   database: Database;
-  /** Run background workers in this process (ROLE=all or worker). */
+  /** Run background jobs in this process (ROLE=all or worker); answers follow `config.answerSlots`. */
   runWorkers: boolean;
   logger?: boolean;
   mailer?: Mailer;
@@ -158,7 +158,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(conversationRoutes);
   await app.register(navigationRoutes);
   await app.register(answerPlugin, {
-    runWorkers: opts.runWorkers,
+    runWorkers: config.answerSlots > 0,
+    concurrency: config.answerSlots,
     deps: defaultAnswerDeps(opts.answer?.providerIdleTimeoutMs),
     ...opts.answer,
   });

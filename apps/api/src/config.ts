@@ -89,6 +89,7 @@ export const ZEnv = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().max(3650).default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().max(3650).default(365),
   DRAIN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  ANSWER_SLOTS: z.coerce.number().int().min(0).max(10_000).default(64),
 });
 
 export interface Config {
@@ -129,6 +130,11 @@ export interface Config {
   sessionLifetime: { idleMs: number; maxMs: number };
   /** On SIGTERM/SIGINT, how long answers and jobs under way may finish before they are handed back. */
   drainTimeoutMs: number;
+  /**
+   * Answers this process streams at once, whatever its role: a process answers the questions it
+   * stores, and takes pending ones (beyond another's slots, or of a process that died). 0: none.
+   */
+  answerSlots: number;
 }
 
 export class ConfigError extends Error {
@@ -184,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telegramApiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
     sessionLifetime: { idleMs: e.SESSION_IDLE_DAYS * DAY_MS, maxMs: e.SESSION_MAX_DAYS * DAY_MS },
     drainTimeoutMs: e.DRAIN_TIMEOUT_SECONDS * 1000,
+    answerSlots: e.ANSWER_SLOTS,
   };
 }
 

@@ -350,7 +350,7 @@ describe('hostile input on every /api operation of the OpenAPI document', () => 
   beforeAll(async () => {
     // Requests only: no ingestion or answering competes with them (knowledge.test.ts covers NULs
     // inside what is ingested).
-    t = await startTestApp({}, { runWorkers: false });
+    t = await startTestApp({ answerSlots: 0 }, { runWorkers: false });
     const owner = await t.signUp('owner@example.com');
     const other = await t.signUp('other@example.com');
     const setUp = async (token: string, userId: number) => {

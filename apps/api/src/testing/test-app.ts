@@ -74,6 +74,7 @@ export async function startTestApp(
     telegramApiUrl: 'http://127.0.0.1:9',
     sessionLifetime: { idleMs: 30 * 24 * 3600 * 1000, maxMs: 365 * 24 * 3600 * 1000 },
     drainTimeoutMs: 30_000,
+    answerSlots: 64,
     ...overrides,
   };
   const app = await buildApp({

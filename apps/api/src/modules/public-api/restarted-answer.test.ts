@@ -39,7 +39,7 @@ async function clientOf(t: TestApp, token: string, app: string) {
 }
 
 /**
- * An API-only process and a worker, an application answering through a slow local model, and a key.
+ * An API process without answer slots and a worker, an application answering through a slow local model, and a key.
  * `replies(n)` is the text of the model's n-th answer to a question (0 for the first run).
  */
 async function setup(replies: (n: number) => string) {
@@ -56,10 +56,15 @@ async function setup(replies: (n: number) => string) {
     },
   });
   cleanups.push(() => fake.close());
-  const t: TestApp = await startTestApp({}, { runWorkers: false });
+  const t: TestApp = await startTestApp({ answerSlots: 0 }, { runWorkers: false });
   cleanups.push(() => t.close());
   const worker = async () => {
-    const w = await buildApp({ config: t.config, database: t.database, runWorkers: true, logger: false });
+    const w = await buildApp({
+      config: { ...t.config, answerSlots: 64 },
+      database: t.database,
+      runWorkers: true,
+      logger: false,
+    });
     await w.ready();
     cleanups.push(() => w.close());
     return w;

@@ -55,10 +55,24 @@ async function providerApplication(t: TestApp, token: string, fake: FakeOpenAI) 
 }
 
 describe('answer queue', () => {
-  it('an API-only process leaves the answer pending; a NOTIFY wakes a worker process that answers it', async () => {
+  it('an API process (no background jobs) answers the questions it stores itself', async () => {
     const t = await started({}, { runWorkers: false });
+    const owner = await t.signUp();
+    const app = await newApplication(t, owner.token);
+    const tab = await openChatSocket(t.url, owner.token);
+    cleanups.push(async () => tab.close());
+
+    const res = await ask(t, owner, app, 'What is the warranty of the X200?');
+    expect(res.status).toBe(201);
+    expect(res.body.answer.status).toBe('streaming');
+    const answer = await tab.finalOf(res.body.answer.uuid);
+    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+  });
+
+  it('a process without answer slots leaves the answer pending; a NOTIFY wakes another process that answers it', async () => {
+    const t = await started({ answerSlots: 0 }, { runWorkers: false });
     const worker = await buildApp({
-      config: t.config,
+      config: { ...t.config, answerSlots: 64 },
       database: t.database,
       runWorkers: true,
       logger: false,
@@ -79,7 +93,7 @@ describe('answer queue', () => {
     expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
   });
 
-  it('a public API call to an API-only process streams the answer a worker process writes', async () => {
+  it('a public API call to a process without answer slots streams the answer another process writes', async () => {
     const fake = await startFakeOpenAI({
       models: ['slow-chat'],
       reply: 'Streamed by the worker.',
@@ -87,9 +101,9 @@ describe('answer queue', () => {
       chunkDelayMs: 150,
     });
     cleanups.push(() => fake.close());
-    const t = await started({}, { runWorkers: false });
+    const t = await started({ answerSlots: 0 }, { runWorkers: false });
     const worker = await buildApp({
-      config: t.config,
+      config: { ...t.config, answerSlots: 64 },
       database: t.database,
       runWorkers: true,
       logger: false,

@@ -206,8 +206,8 @@ describe(`answers across a restart (${PG_URL ? 'PostgreSQL' : 'PGlite'})`, () =>
     'two processes on PostgreSQL: a completion streamed by the API process goes on when the worker writing it is killed',
     async () => {
       const env = await environment();
-      // The scale-out of the README: a process that serves requests and one that writes answers.
-      const api = await serve(env, { ROLE: 'api' });
+      // A process that serves requests and answers none, and one that writes answers.
+      const api = await serve(env, { ROLE: 'api', ANSWER_SLOTS: '0' });
       const writer = await serve(env);
       const user = await signUpOverHttp(
         api.base,
