@@ -1,6 +1,6 @@
 import type { TFeedback, TMessageEvent } from '@cairn/contracts/chat';
 import type { Database, Db } from '@cairn/db/client';
-import { chatrooms, knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
+import { type chatrooms, knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -139,7 +139,7 @@ const SWEEP_BATCH = 100;
 const DELETE_AFTER_MS = 1000;
 
 /** Rows an outbox event may carry as written by SQL (`to_jsonb`), revived into drizzle's shape. */
-const ROW_TABLES = { messages, knowledgeItems, chatrooms } as const;
+const ROW_TABLES = { messages, knowledgeItems } as const;
 type RowTable = keyof typeof ROW_TABLES;
 
 /** A row as the database returns it (column names, driver values) in the shape drizzle returns it. */
@@ -155,25 +155,19 @@ export function rowFromDatabase<K extends RowTable>(
   return row as (typeof ROW_TABLES)[K]['$inferSelect'];
 }
 
-/** A payload value that is a row the same statement writes: the CTE (or alias) `cte`, a `table` row. */
-export interface WrittenRow {
-  table: RowTable;
-  cte: string;
-}
-
 /**
  * The `events` of an outbox row, for an INSERT in the same statement as the change (a
- * data-modifying CTE): the events in order, where each key of an event's `rows` is a payload key
- * whose value is that CTE's row (as `RETURNING *` gives it). The INSERT's `SELECT` must have every
- * named CTE in its `FROM`. Read back like any staged event.
+ * data-modifying CTE): the events in order, where an event's `row` names the payload key that is
+ * the CTE `cte`'s row (a `table` row, as `RETURNING *` gives it). Read back like any staged event.
  */
 export function outboxEventsWithRow(
-  events: Array<{ type: ProductEventType; payload: object; rows?: Record<string, WrittenRow> }>,
+  events: Array<{ type: ProductEventType; payload: object; row?: string }>,
+  from: { table: RowTable; cte: string },
 ): SQL {
+  const rowJson = sql.raw(rowAsJson(from.table, from.cte));
   let json = sql`${toJson(events.map(({ type, payload }) => ({ type, payload })))}::jsonb`;
   events.forEach((event, i) => {
-    for (const [key, { table, cte }] of Object.entries(event.rows ?? {}))
-      json = sql`jsonb_set(${json}, ${`{${i},payload,${key}}`}::text[], ${sql.raw(rowAsJson(table, cte))})`;
+    if (event.row) json = sql`jsonb_set(${json}, ${`{${i},payload,${event.row}}`}::text[], ${rowJson})`;
   });
   return json;
 }

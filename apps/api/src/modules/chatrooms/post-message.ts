@@ -46,99 +46,88 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
   const { application, chatroom } = input;
   const takeOver = input.sendToUser && chatroom?.source === 'widget';
   const slot = input.sendToUser || chatroom?.handledBy === 'human' ? null : app.answers.reserve();
-  // One statement (atomic without a transaction: no BEGIN, no COMMIT on PGlite's one connection):
-  // the chatroom's update (or creation, with the activity time already set), both messages (the
-  // answer names the question's uuid, so it is made here) and the question's durable events
-  // (webhooks, notifications, analytics: decision 085) in the outbox, with the rows as written.
+  // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
+  // a new chatroom is created with the activity time already set: few statements, few round trips.
   const questionUuid = randomUUID();
-  const room = chatroom
-    ? app.db
-        .update(chatrooms)
-        .set({
-          lastMessageAt: sql`now()`,
-          ...(takeOver && { handledBy: 'human' as const, waitingSince: null }),
-        })
-        .where(eq(chatrooms.id, chatroom.id))
-        .returning()
-    : app.db
-        .insert(chatrooms)
-        .values({
-          applicationId: application.id,
-          name: chatroomNameFrom(input.message),
-          source: input.source,
-          ...(input.visitor && { visitorUuid: input.visitor.uuid, startedOn: input.visitor.startedOn }),
-        })
-        .returning();
-  const answerUuid = input.answerUuid ?? randomUUID();
-  const answerState = slot ? takenAnswer() : { status: 'pending' as const, leaseUntil: sql`NULL` };
-  const rows = [
-    sql`(1, ${questionUuid}::uuid, ${input.senderIdentifier}, ${input.message},
-      ${JSON.stringify({ ...input.metadata, ...(input.sendToUser && { send_to_user: true }) })}::jsonb,
-      'complete', NULL::timestamptz)`,
-    // The answer, unless the message is for the end user.
-    ...(input.sendToUser
-      ? []
-      : [
-          sql`(2, ${answerUuid}::uuid, ${ASSISTANT_SENDER}, '',
-            ${JSON.stringify({ reply_to: questionUuid, ...(input.answerRequest && { request: input.answerRequest }) })}::jsonb,
-            ${answerState.status}, (${answerState.leaseUntil})::timestamptz)`,
-        ]),
-  ];
-  const where = { application };
-  // The owner's first reply to a visitor waiting for a person answers the handoff.
-  const waitingSince = takeOver ? chatroom.waitingSince : null;
-  const chatroomRow = { chatroom: { table: 'chatrooms', cte: 'room' } } as const;
-  const questionRow = { table: 'messages', cte: 'inserted' } as const;
-  const stored = app.db
-    .execute(sql`
-      WITH room AS (${room.getSQL()}), inserted AS (
-        INSERT INTO ${messages} (uuid, chatroom_id, sender_identifier, message, metadata, status, lease_until)
-        SELECT m.uuid, room.id, m.sender_identifier, m.message, m.metadata, m.status, m.lease_until
-        FROM room, (VALUES ${sql.join(rows, sql`, `)})
-          AS m(n, uuid, sender_identifier, message, metadata, status, lease_until)
-        -- Read after the update: a takeover that just happened silences the assistant for this message.
-        WHERE m.n = 1 OR room.handled_by = 'assistant'
-        ORDER BY m.n
-        RETURNING *
-      ), outbox AS (
+  const stored = app.db.transaction(async (tx) => {
+    const [room] = chatroom
+      ? await tx
+          .update(chatrooms)
+          .set({
+            lastMessageAt: sql`now()`,
+            ...(takeOver && { handledBy: 'human' as const, waitingSince: null }),
+          })
+          .where(eq(chatrooms.id, chatroom.id))
+          .returning()
+      : await tx
+          .insert(chatrooms)
+          .values({
+            applicationId: application.id,
+            name: chatroomNameFrom(input.message),
+            source: input.source,
+            ...(input.visitor && { visitorUuid: input.visitor.uuid, startedOn: input.visitor.startedOn }),
+          })
+          .returning();
+    // Read after the update: a takeover that just happened silences the assistant for this message.
+    const answered = !input.sendToUser && room!.handledBy === 'assistant';
+    const question = {
+      uuid: questionUuid,
+      chatroomId: room!.id,
+      senderIdentifier: input.senderIdentifier,
+      message: input.message,
+      metadata: { ...input.metadata, ...(input.sendToUser && { send_to_user: true }) },
+    };
+    const answer = {
+      uuid: input.answerUuid ?? randomUUID(),
+      chatroomId: room!.id,
+      senderIdentifier: ASSISTANT_SENDER,
+      ...(slot && answered ? takenAnswer() : { status: 'pending' as const }),
+      metadata: { reply_to: questionUuid, ...(input.answerRequest && { request: input.answerRequest }) },
+    };
+    const where = { application, chatroom: room! };
+    // The owner's first reply to a visitor waiting for a person answers the handoff.
+    const waitingSince = takeOver ? chatroom.waitingSince : null;
+    // The question's webhooks, notifications and analytics (durable events, decision 085) go to the
+    // outbox in the messages' own INSERT, the question's row as it was written: one statement.
+    const insert = tx
+      .insert(messages)
+      .values(answered ? [question, answer] : [question])
+      .returning();
+    const { rows: written } = (await tx.execute(sql`
+      WITH inserted AS (${insert.getSQL()}), outbox AS (
         INSERT INTO product_outbox (events)
-        SELECT ${outboxEventsWithRow([
-          ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where, rows: chatroomRow }]),
-          {
-            type: 'message.created',
-            payload: where,
-            rows: { ...chatroomRow, message: questionRow },
-          },
-          ...(waitingSince
-            ? [
-                {
-                  type: 'handoff.answered' as const,
-                  payload: { ...where, waitingSince },
-                  rows: { ...chatroomRow, reply: questionRow },
-                },
-              ]
-            : []),
-        ])}
-        FROM inserted, room WHERE inserted.uuid = ${questionUuid}
+        SELECT ${outboxEventsWithRow(
+          [
+            ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
+            { type: 'message.created', payload: where, row: 'message' },
+            ...(waitingSince
+              ? [{ type: 'handoff.answered' as const, payload: { ...where, waitingSince }, row: 'reply' }]
+              : []),
+          ],
+          { table: 'messages', cte: 'inserted' },
+        )}
+        FROM inserted WHERE uuid = ${questionUuid}
         RETURNING id
       )
-      SELECT inserted.*, (SELECT to_jsonb(room) FROM room) AS room, (SELECT id FROM outbox) AS outbox_id
-      FROM inserted ORDER BY inserted.id`)
-    .then((written) => {
-      const raw = (written as unknown as { rows: Array<Record<string, unknown>> }).rows;
-      if (!raw.length) throw new Error('The conversation no longer exists.');
-      const roomRow = rowFromDatabase('chatrooms', raw[0]!.room as Record<string, unknown>);
-      const [message, answer] = raw.map((row) => rowFromDatabase('messages', row));
-      const at = { application, chatroom: roomRow };
-      const events: AnyProductEvent[] = [
-        ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: at }]),
-        { type: 'message.created', payload: { ...at, message: message! } },
-        ...(waitingSince
-          ? [{ type: 'handoff.answered' as const, payload: { ...at, reply: message!, waitingSince } }]
-          : []),
-      ];
-      return { room: roomRow, message: message!, answer, outbox: { id: Number(raw[0]!.outbox_id), events } };
-    });
+      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id FROM inserted`)) as unknown as {
+      rows: Array<Record<string, unknown>>;
+    };
+    const rows = written.map((raw) => rowFromDatabase('messages', raw));
+    const message = rows.find((row) => row.uuid === questionUuid)!;
+    const events: AnyProductEvent[] = [
+      ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
+      { type: 'message.created', payload: { ...where, message } },
+      ...(waitingSince
+        ? [{ type: 'handoff.answered' as const, payload: { ...where, reply: message, waitingSince } }]
+        : []),
+    ];
+    return {
+      room: room!,
+      message,
+      answer: rows.find((row) => row.uuid !== questionUuid),
+      outbox: { id: Number(written[0]!.outbox_id), events },
+    };
+  });
   const result = await stored.catch((error: unknown) => {
     slot?.release();
     throw error;

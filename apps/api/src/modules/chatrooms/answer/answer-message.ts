@@ -414,7 +414,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       RETURNING *
     ), outbox AS (
       INSERT INTO product_outbox (events)
-      SELECT ${outboxEventsWithRow([{ type: 'message.created', payload: { application, chatroom }, rows: { message: { table: 'messages', cte: 'final' } } }])}
+      SELECT ${outboxEventsWithRow([{ type: 'message.created', payload: { application, chatroom }, row: 'message' }], { table: 'messages', cte: 'final' })}
       FROM final
       RETURNING id
     )
