@@ -103,7 +103,15 @@ test('the analytics page shows the real numbers of a few conversations', async (
   );
   // Each chart says what it shows, and its numbers are there as a table.
   const chart = page.getByRole('img', { name: /^4 conversations and 9 messages from / });
-  await expect(chart.locator('canvas')).toBeVisible();
+  await expect(chart).toBeVisible();
+  // Drawn as SVG (on the server too): a point on each day with a value, saying it on hover. Every
+  // day of the range has a count (0 before today); only today has a time to the first token, so
+  // that chart's two series are a point each.
+  await expect(chart.locator('circle')).toHaveCount(2 * 30);
+  await expect(chart.locator('title').filter({ hasText: /^Conversations, \w+ \d+: 4$/ })).toHaveCount(1);
+  await expect(chart.locator('title').filter({ hasText: /^Messages, \w+ \d+: 9$/ })).toHaveCount(1);
+  const firstToken = page.getByRole('img', { name: /^Answers started after / });
+  await expect(firstToken.locator('circle')).toHaveCount(2);
   const figure = page.getByRole('figure', { name: 'Conversations and messages' });
   await figure.getByText('Show as a table').click();
   // Today, the last row: 4 conversations, 9 messages.

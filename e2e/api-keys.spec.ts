@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { type apiHelpers, expect, type TestUser, test } from './fixtures';
 import { shoot } from './look';
+import { showWidgetForm } from './widget-form';
 
 interface ListedKey {
   uuid: string;
@@ -38,6 +39,7 @@ test('create a key, see it once, use the examples, delete it', async ({
   await expect(page.getByRole('heading', { level: 1, name: 'API keys & widget' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'No API keys yet' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Website widget' })).toBeVisible();
+  await showWidgetForm(page);
   await checkA11y();
 
   // The base URL and the application id, each copyable; examples filled in with both.
@@ -60,6 +62,20 @@ test('create a key, see it once, use the examples, delete it', async ({
   // Keyboard: arrow keys move between the language tabs.
   await page.keyboard.press('ArrowRight');
   await expect(page.getByRole('tab', { name: 'Python' })).toHaveAttribute('aria-selected', 'true');
+  // The last tab wraps to the first; Home and End reach the ends; Tab leaves the list for the panel.
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('curl')).toBeFocused();
+  await expect(tab('curl')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(tab('Python')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(tab('curl')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('End');
+  await expect(tab('Python')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab('JavaScript')).toHaveAttribute('aria-selected', 'false');
+  await page.keyboard.press('Tab');
+  await expect(examples).toBeFocused();
   await expect(examples).toContainText(`base_url="${baseUrl}"`);
   await expect(examples).toContainText('api_key=os.environ["CAIRN_API_KEY"]');
   await expect(examples).toContainText(`model="${app.uuid}"`);

@@ -1,5 +1,6 @@
 import { type apiHelpers, expect, type TestUser, test } from './fixtures';
 import { expectNoSidewaysScroll, shoot } from './look';
+import { showWidgetForm } from './widget-form';
 import { visitorConversation } from './widget-visitor';
 
 const SHOP = 'https://shop.example.com';
@@ -39,7 +40,7 @@ test('the owner turns the widget on, allows sites, shapes it, copies the code an
   const settingsUrl = `/applications/${app.uuid}/api-keys-and-widget`;
 
   await page.goto(settingsUrl);
-  const widget = page.getByRole('form', { name: 'Widget settings' });
+  const widget = await showWidgetForm(page);
   await expect(page.getByRole('heading', { name: 'Website widget' })).toBeVisible();
   // Deny by default: off, no site, and the page says what that means.
   const enabled = widget.getByRole('switch', { name: 'Widget on' });
@@ -159,6 +160,7 @@ test('the owner turns the widget on, allows sites, shapes it, copies the code an
 
   // Saved means saved: a reload shows the same values.
   await page.reload();
+  await showWidgetForm(page);
   await expect(enabled).toBeChecked();
   await expect(sites.getByRole('listitem')).toHaveText([SHOP, LONG_ORIGINS[1]!, LONG_ORIGINS[3]!]);
   await expect(widget.getByLabel('Title')).toHaveValue(LONG_TITLE);
@@ -189,6 +191,7 @@ test('the owner turns the widget on, allows sites, shapes it, copies the code an
   await context.addCookies([{ name: 'theme', value: 'gray.dark', url: server.url }]);
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(settingsUrl);
+  await showWidgetForm(page);
   await expect(enabled).toBeChecked();
   await expectNoSidewaysScroll(page);
   await shoot(page, 'widget-settings-filled');

@@ -4,6 +4,7 @@ import type { FrameLocator, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { uploadHandbook } from './handbook';
 import { expectNoSidewaysScroll, shoot } from './look';
+import { showWidgetForm } from './widget-form';
 
 /**
  * A customer's website on its own loopback origin (`localhost`, so it is another site than the
@@ -248,6 +249,7 @@ test('a visitor chats on an allowed site, gets a person, and is held to the limi
   });
   expect(launcherSettings.status).toBe(403);
   await ownerPage.goto(`/applications/${app.uuid}/api-keys-and-widget`);
+  await showWidgetForm(ownerPage);
   const refused = ownerPage.getByRole('list', { name: 'Refused sites' });
   await expect(refused.getByRole('listitem')).toHaveText([
     new RegExp(

@@ -16,8 +16,8 @@ import {
 import { ApiUsage } from '../features/api-keys/api-usage';
 import { CreateApiKeyDialog } from '../features/api-keys/create-api-key-dialog';
 import { McpUsage } from '../features/api-keys/mcp-usage';
+import { LazyWidgetSettingsForm } from '../features/widget/lazy-widget-settings-form';
 import { loadWidgetSettings, saveWidgetSettings } from '../features/widget/widget.server';
-import { WidgetSettingsForm } from '../features/widget/widget-settings-form';
 import { apiFor } from '../lib/api.server';
 import { webLoadContext } from '../lib/load-context';
 import { toast } from '../lib/toast';
@@ -151,7 +151,7 @@ export default function ApiKeysAndWidget({ loaderData, params }: Route.Component
             </p>
           </div>
           {widget ? (
-            <WidgetSettingsForm key={params.appId} widget={widget} previewSrc={previewSrc} />
+            <LazyWidgetSettingsForm key={params.appId} widget={widget} previewSrc={previewSrc} />
           ) : (
             <LoadErrorAlert message={widgetError} />
           )}

@@ -1,10 +1,20 @@
-import 'uplot/dist/uPlot.min.css';
 import './analytics.css';
 import { useEffect, useRef, useState } from 'react';
-import type uPlot from 'uplot';
+import { dayLabel, labelledDays, maxOf, seriesShape, yScale } from './chart-scale';
+import { formatNumber } from './format';
 import { ScrollRegion } from './scroll-region';
 
 const HEIGHT = 220;
+/** The server's guess of the chart's width (about a half column at 1280 px); the browser measures. */
+const SERVER_WIDTH = 480;
+const TOP = 10;
+const BOTTOM = 26;
+/** Room for half of the last date, centred on the right edge's day. */
+const RIGHT = 22;
+/** A 12 px digit, about; the y labels are right-aligned against the plot. */
+const DIGIT = 7.5;
+/** The smallest space between two dates under the axis. */
+const DATE_SPACE = 64;
 
 export interface ChartSeries {
   label: string;
@@ -13,36 +23,31 @@ export interface ChartSeries {
   color: 1 | 2 | 3 | 4;
 }
 
-/** A day's x value: seconds since the epoch of its UTC midnight, shown as that date whatever the browser's zone. */
-const xOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
-
 /**
- * Bumps when the colour mode changes (the mode menu writes `data-mode` on <html>; "system" follows
- * the OS), so a chart drawn on a canvas picks up the new CSS colours.
+ * Its container's width in whole pixels, measured after hydration and on every resize; the server
+ * (and the hydrating render, which must match it) use `SERVER_WIDTH`.
  */
-function useThemeVersion() {
-  const [version, setVersion] = useState(0);
+function useWidth() {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(SERVER_WIDTH);
   useEffect(() => {
-    const bump = () => setVersion((v) => v + 1);
-    const observer = new MutationObserver(bump);
-    observer.observe(document.documentElement, {
-      attributes: true,
-      attributeFilter: ['data-mode', 'data-theme'],
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.floor(entry.contentRect.width));
     });
-    const dark = window.matchMedia('(prefers-color-scheme: dark)');
-    dark.addEventListener('change', bump);
-    return () => {
-      observer.disconnect();
-      dark.removeEventListener('change', bump);
-    };
+    observer.observe(el);
+    return () => observer.disconnect();
   }, []);
-  return version;
+  return [box, width] as const;
 }
 
 /**
- * A line chart of values per day, drawn with uPlot (loaded with this page only), its colours read
- * from CSS variables and its width following its container. The canvas is described for screen
- * readers by `summary`, and the numbers are there as a table for whoever wants to read them.
+ * A line chart of values per day, an SVG drawn on the server too (in the first paint, and no
+ * chart library to load). Its colours are the CSS variables themselves, so a change of colour mode
+ * needs no redraw; its text keeps its size at any width (no viewBox scaling), the chart getting
+ * fewer dates instead. Screen readers get `summary`; the numbers are there as a table, and a
+ * pointer on a day's point shows its value.
  */
 export function DayChart({
   title,
@@ -55,63 +60,73 @@ export function DayChart({
   series: ChartSeries[];
   summary: string;
 }) {
-  const box = useRef<HTMLDivElement>(null);
-  const theme = useThemeVersion();
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: colours are read from CSS when drawing, so a new colour mode redraws
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    let chart: uPlot | undefined;
-    let resize: ResizeObserver | undefined;
-    let cancelled = false;
-    void import('uplot').then(({ default: UPlot }) => {
-      if (cancelled) return;
-      const css = getComputedStyle(el);
-      const color = (name: string) => css.getPropertyValue(name).trim();
-      const axis = {
-        stroke: color('--muted-foreground'),
-        grid: { stroke: color('--border') },
-        ticks: { stroke: color('--border') },
-      };
-      chart = new UPlot(
-        {
-          width: el.clientWidth,
-          height: HEIGHT,
-          tzDate: (ts) => UPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-          cursor: { drag: { x: false, y: false } },
-          legend: { live: false },
-          // Counts and times read from zero; an empty range still has an axis.
-          scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-          axes: [axis, { ...axis, size: 48 }],
-          series: [
-            {},
-            ...series.map((s) => ({
-              label: s.label,
-              stroke: color(`--chart-${s.color}`),
-              width: 2,
-              // Always drawn: a day alone between days without a value is a point, not a line.
-              points: { show: true, size: 6, fill: color(`--chart-${s.color}`) },
-            })),
-          ],
-        },
-        [days.map(xOf), ...series.map((s) => s.values)],
-        el,
-      );
-      resize = new ResizeObserver(() => chart?.setSize({ width: el.clientWidth, height: HEIGHT }));
-      resize.observe(el);
-    });
-    return () => {
-      cancelled = true;
-      resize?.disconnect();
-      chart?.destroy();
-    };
-  }, [days, series, theme]);
+  const [box, width] = useWidth();
+  const y = yScale(maxOf(series.map((s) => s.values)));
+  const left = Math.max(28, 10 + DIGIT * formatNumber(y.top).length);
+  const plotWidth = Math.max(1, width - left - RIGHT);
+  const plotHeight = HEIGHT - TOP - BOTTOM;
+  // One day alone sits in the middle.
+  const xOf = (i: number) => left + (days.length > 1 ? (i * plotWidth) / (days.length - 1) : plotWidth / 2);
+  const yOf = (v: number) => TOP + plotHeight - (v / y.top) * plotHeight;
+  // Grid lines on whole pixels, half-way, so a 1 px line is sharp.
+  const crisp = (n: number) => Math.round(n) + 0.5;
+  const dated = labelledDays(days.length, Math.floor(plotWidth / DATE_SPACE) + 1);
 
   return (
     <figure className="analytics-chart grid min-w-0 gap-2 rounded-xl border bg-card p-4">
       <figcaption className="font-medium">{title}</figcaption>
-      <div ref={box} role="img" aria-label={summary} className="min-h-[260px] min-w-0" />
+      <div ref={box} className="min-w-0 overflow-hidden">
+        <svg role="img" aria-label={summary} width={width} height={HEIGHT} className="block tabular-nums">
+          <g stroke="var(--border)" strokeWidth={1}>
+            {y.ticks.map((tick) => (
+              <line key={tick} x1={left} x2={left + plotWidth} y1={crisp(yOf(tick))} y2={crisp(yOf(tick))} />
+            ))}
+            {dated.map((i) => (
+              <line key={i} x1={crisp(xOf(i))} x2={crisp(xOf(i))} y1={TOP} y2={TOP + plotHeight} />
+            ))}
+          </g>
+          <g fill="var(--muted-foreground)" fontSize={12}>
+            {y.ticks.map((tick) => (
+              <text key={tick} x={left - 8} y={yOf(tick)} textAnchor="end" dominantBaseline="middle">
+                {formatNumber(tick)}
+              </text>
+            ))}
+            {dated.map((i) => (
+              <text key={i} x={xOf(i)} y={HEIGHT - 6} textAnchor="middle">
+                {dayLabel(days[i] ?? '')}
+              </text>
+            ))}
+          </g>
+          {series.map((s) => {
+            const shape = seriesShape(s.values, xOf, yOf);
+            const colour = `var(--chart-${s.color})`;
+            return (
+              <g key={s.label}>
+                <path d={shape.path} fill="none" stroke={colour} strokeWidth={2} strokeLinejoin="round" />
+                <g fill={colour}>
+                  {shape.points.map((p) => (
+                    <circle key={p.index} cx={p.x} cy={p.y} r={3}>
+                      <title>{`${s.label}, ${dayLabel(days[p.index] ?? '')}: ${formatNumber(p.value)}`}</title>
+                    </circle>
+                  ))}
+                </g>
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+      <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-sm">
+        {series.map((s) => (
+          <li key={s.label} className="flex items-center gap-1.5">
+            <span
+              aria-hidden="true"
+              className="h-0.5 w-4 rounded"
+              style={{ background: `var(--chart-${s.color})` }}
+            />
+            {s.label}
+          </li>
+        ))}
+      </ul>
       <details className="text-sm">
         <summary className="cursor-pointer text-muted-foreground">Show as a table</summary>
         <ScrollRegion label={`${title}, per day`} className="mt-2 max-h-64">
