@@ -202,6 +202,48 @@ async function openPglite(
   };
 }
 
+/** NOTIFYs sent in one statement at most (each a pair of parameters; pg allows 65,535). */
+const NOTIFY_BATCH = 1000;
+
+/**
+ * NOTIFY in the order called. Sent each through any of the pool's connections, two NOTIFYs of one
+ * process could commit, and so be delivered, in the other order (a conversation's first answer
+ * before the conversation itself, which a visitor's stream in another process then drops). Here one
+ * statement is in flight at a time, carrying every NOTIFY called meanwhile: PostgreSQL delivers
+ * the notifications of one transaction in the order they were sent.
+ */
+function orderedNotify(pool: pg.Pool): Database['notify'] {
+  const queued: Array<{
+    channel: string;
+    payload: string;
+    sent: () => void;
+    failed: (err: unknown) => void;
+  }> = [];
+  let sending = false;
+  async function send() {
+    sending = true;
+    while (queued.length) {
+      const batch = queued.splice(0, NOTIFY_BATCH);
+      const calls = batch.map((_, i) => `pg_notify($${2 * i + 1}, $${2 * i + 2})`).join(', ');
+      try {
+        await pool.query(
+          `SELECT ${calls}`,
+          batch.flatMap((n) => [n.channel, n.payload]),
+        );
+        for (const n of batch) n.sent();
+      } catch (err) {
+        for (const n of batch) n.failed(err);
+      }
+    }
+    sending = false;
+  }
+  return (channel, payload) =>
+    new Promise<void>((sent, failed) => {
+      queued.push({ channel, payload, sent, failed });
+      if (!sending) void send();
+    });
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   pool.on('error', () => {
@@ -243,9 +285,7 @@ async function openPostgres(url: string): Promise<Database> {
         set.delete(onPayload);
       };
     },
-    async notify(channel, payload) {
-      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
-    },
+    notify: orderedNotify(pool),
     async migrate() {
       // Several API processes may start at once: only one migrates at a time.
       const client = await pool.connect();
