@@ -176,8 +176,19 @@ export const ZMessageParams = ZChatroomParams.extend({ messageId: z.uuid({ error
  * Catching up after a reconnect is `GET …/messages/`: it holds every message, answers mid-stream
  * with the text stored so far; later deltas carry offsets, so nothing is lost or doubled.
  */
+/**
+ * `visitor_uuid`: a widget chatroom's visitor, on the events that say it (an answer's, whichever
+ * process writes it): a visitor's stream recognises them without having seen the chatroom's event,
+ * which another process may publish after them (decision 094).
+ */
 export type TMessageEvent =
-  | { kind: 'created'; application_uuid: string; chatroom_uuid: string; message: TMessage }
+  | {
+      kind: 'created';
+      application_uuid: string;
+      chatroom_uuid: string;
+      message: TMessage;
+      visitor_uuid?: string | undefined;
+    }
   | {
       kind: 'delta';
       application_uuid: string;
@@ -186,8 +197,15 @@ export type TMessageEvent =
       run: number;
       offset: number;
       delta: string;
+      visitor_uuid?: string | undefined;
     }
-  | { kind: 'updated'; application_uuid: string; chatroom_uuid: string; message: TMessage }
+  | {
+      kind: 'updated';
+      application_uuid: string;
+      chatroom_uuid: string;
+      message: TMessage;
+      visitor_uuid?: string | undefined;
+    }
   | {
       kind: 'chatroom';
       application_uuid: string;

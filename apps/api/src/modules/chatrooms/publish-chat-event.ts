@@ -6,7 +6,7 @@ import { type MessageRow, serializeMessage } from './serialize-chat.ts';
 export async function publishMessageUpdated(
   app: Ctx,
   ownerId: number,
-  where: { application: { uuid: string }; chatroom: { uuid: string } },
+  where: { application: { uuid: string }; chatroom: { uuid: string; visitorUuid?: string | null } },
   row: MessageRow,
 ): Promise<TMessage> {
   const message = serializeMessage(row);
@@ -16,6 +16,7 @@ export async function publishMessageUpdated(
       kind: 'updated',
       application_uuid: where.application.uuid,
       chatroom_uuid: where.chatroom.uuid,
+      visitor_uuid: where.chatroom.visitorUuid ?? undefined,
       message,
     },
   });

@@ -19,13 +19,15 @@ export function endVisitorStreams(app: FastifyInstance) {
 }
 
 /** The owner's event as the visitor sees it, or null when it is not about this visitor's conversations. */
-function toWidgetEvent(
+export function toWidgetEvent(
   e: TMessageEvent,
   mine: Set<string>,
   visitorUuid: string,
   show: boolean,
 ): TWidgetEvent | null {
-  if (e.kind === 'chatroom' && e.visitor_uuid === visitorUuid) mine.add(e.chatroom_uuid);
+  // The chatroom's event, or an answer's that says whose conversation it is: another process may
+  // publish the answer's events before the chatroom's reaches this one (decision 094).
+  if ('visitor_uuid' in e && e.visitor_uuid === visitorUuid) mine.add(e.chatroom_uuid);
   if (!mine.has(e.chatroom_uuid)) return null;
   switch (e.kind) {
     case 'chatroom':

@@ -193,7 +193,11 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   const ownerId = application.ownerId;
   const thisRun = and(eq(messages.id, answer.id), eq(messages.run, answer.run));
   const startedAt = answer.updatedAt.getTime();
-  const base = { application_uuid: application.uuid, chatroom_uuid: chatroom.uuid };
+  const base = {
+    application_uuid: application.uuid,
+    chatroom_uuid: chatroom.uuid,
+    visitor_uuid: chatroom.visitorUuid ?? undefined,
+  };
   const ref = application.llmModels.find((m) => m.model_type === 'text') ?? BUILTIN_TEXT_MODEL;
   const request = answerRequestOf(answer.metadata);
   // Token counts where a caller asks for usage (the public API); a chat answer by the built-in
