@@ -70,10 +70,10 @@ const perPeriod = (max: number) => z.number({ error: 'Must be a number' }).int()
 
 /** Messages a visitor (and an IP address, across visitors) may send; counted in the database. */
 export const ZWidgetLimits = z.object({
-  visitor_messages_per_hour: perPeriod(10_000),
-  visitor_messages_per_day: perPeriod(100_000),
-  ip_messages_per_hour: perPeriod(100_000),
-  ip_messages_per_day: perPeriod(1_000_000),
+  visitor_messages_per_hour: perPeriod(WIDGET_LIMITS.messagesPerPeriod.visitor_messages_per_hour),
+  visitor_messages_per_day: perPeriod(WIDGET_LIMITS.messagesPerPeriod.visitor_messages_per_day),
+  ip_messages_per_hour: perPeriod(WIDGET_LIMITS.messagesPerPeriod.ip_messages_per_hour),
+  ip_messages_per_day: perPeriod(WIDGET_LIMITS.messagesPerPeriod.ip_messages_per_day),
   /** Shown to the visitor when a limit is hit. */
   limit_message: freeText().trim().min(1, 'Required').max(WIDGET_LIMITS.limitMessageLength),
 });
@@ -82,11 +82,7 @@ export type TWidgetLimits = z.infer<typeof ZWidgetLimits>;
 /** Human takeover: visitors may ask for a person; the owner is told and has `wait_minutes` to reply. */
 export const ZWidgetTakeover = z.object({
   enabled: z.boolean(),
-  wait_minutes: z
-    .number({ error: 'Must be a number' })
-    .int()
-    .min(1)
-    .max(24 * 60),
+  wait_minutes: z.number({ error: 'Must be a number' }).int().min(1).max(WIDGET_LIMITS.waitMinutes),
   /** E-mail the owner when a visitor asks for a person. */
   email_owner: z.boolean(),
   /** What the visitor is told when nobody replied in time (the assistant then answers again). */

@@ -102,13 +102,7 @@ class Checker {
   }
 }
 
-const perPeriod = {
-  visitor_messages_per_hour: 10_000,
-  visitor_messages_per_day: 100_000,
-  ip_messages_per_hour: 100_000,
-  ip_messages_per_day: 1_000_000,
-} as const;
-const WAIT_MINUTES_MAX = 24 * 60;
+const perPeriod = WIDGET_LIMITS.messagesPerPeriod;
 
 /** The form's values checked and normalised as `ZWidgetForm.safeParse` does. */
 export function checkWidgetForm(values: unknown): FormCheck {
@@ -194,7 +188,7 @@ export function checkWidgetForm(values: unknown): FormCheck {
   const takeoverIn = c.object(['takeover'], form.takeover);
   const takeover = takeoverIn && {
     enabled: c.boolean(['takeover', 'enabled'], takeoverIn.enabled),
-    wait_minutes: c.count(['takeover', 'wait_minutes'], takeoverIn.wait_minutes, WAIT_MINUTES_MAX),
+    wait_minutes: c.count(['takeover', 'wait_minutes'], takeoverIn.wait_minutes, WIDGET_LIMITS.waitMinutes),
     email_owner: c.boolean(['takeover', 'email_owner'], takeoverIn.email_owner),
     no_reply_message: c.freeText(['takeover', 'no_reply_message'], takeoverIn.no_reply_message, {
       required: true,
