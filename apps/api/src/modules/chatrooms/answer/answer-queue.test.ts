@@ -54,19 +54,24 @@ async function providerApplication(t: TestApp, token: string, fake: FakeOpenAI) 
   return app;
 }
 
+/** An owner asks through `t`: the answer is stored `status`, then completed by some process. */
+async function asksAndIsAnswered(t: TestApp, status: 'streaming' | 'pending') {
+  const owner = await t.signUp();
+  const app = await newApplication(t, owner.token);
+  const tab = await openChatSocket(t.url, owner.token);
+  cleanups.push(async () => tab.close());
+
+  const res = await ask(t, owner, app, 'What is the warranty of the X200?');
+  expect(res.status).toBe(201);
+  expect(res.body.answer.status).toBe(status);
+  const answer = await tab.finalOf(res.body.answer.uuid);
+  expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+}
+
 describe('answer queue', () => {
   it('an API process (no background jobs) answers the questions it stores itself', async () => {
     const t = await started({}, { runWorkers: false });
-    const owner = await t.signUp();
-    const app = await newApplication(t, owner.token);
-    const tab = await openChatSocket(t.url, owner.token);
-    cleanups.push(async () => tab.close());
-
-    const res = await ask(t, owner, app, 'What is the warranty of the X200?');
-    expect(res.status).toBe(201);
-    expect(res.body.answer.status).toBe('streaming');
-    const answer = await tab.finalOf(res.body.answer.uuid);
-    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+    await asksAndIsAnswered(t, 'streaming');
   });
 
   it('a process without answer slots leaves the answer pending; a NOTIFY wakes another process that answers it', async () => {
@@ -81,16 +86,7 @@ describe('answer queue', () => {
     });
     await worker.ready();
     cleanups.push(() => worker.close());
-    const owner = await t.signUp();
-    const app = await newApplication(t, owner.token);
-    const tab = await openChatSocket(t.url, owner.token);
-    cleanups.push(async () => tab.close());
-
-    const res = await ask(t, owner, app, 'What is the warranty of the X200?');
-    expect(res.status).toBe(201);
-    expect(res.body.answer.status).toBe('pending');
-    const answer = await tab.finalOf(res.body.answer.uuid);
-    expect(answer).toMatchObject({ status: 'complete', message: NOT_COVERED_ANSWER });
+    await asksAndIsAnswered(t, 'pending');
   });
 
   it('a public API call to a process without answer slots streams the answer another process writes', async () => {
