@@ -6,12 +6,15 @@
  *
  * Clocks (this process's own): a request's arrival (by its `x-bench-id` header), the first body
  * write of that request's response (the first SSE chunk of a streamed completion), its end, and the first
- * delta a server socket (or a widget visitor's event stream) writes for each answer.
+ * delta a server socket (or a widget visitor's event stream) writes for each answer, and each
+ * answer's steps before it (`answer-phases.ts`).
  */
+import { subscribe } from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import WebSocket from 'ws';
+import { ANSWER_PHASES_CHANNEL, type AnswerPhaseMark } from '../../apps/api/src/lib/answer-phases.ts';
 import { hashToken, newToken } from '../../apps/api/src/lib/tokens.ts';
 import { warmLexicalIndex } from '../../apps/api/src/rag/lexical-index.ts';
 import { seedKnowledge, seedOnce, startBench } from './setup.ts';
@@ -38,6 +41,14 @@ const arrival = new Map<string, number>();
 const firstWrite = new Map<string, number>();
 const ended = new Map<string, number>();
 const firstDelta = new Map<string, number>();
+/** Answer uuid → its steps to the first delta (the first time each was reached). */
+const phases = new Map<string, Record<string, number>>();
+subscribe(ANSWER_PHASES_CHANNEL, (message) => {
+  const { answer, phase, at } = message as AnswerPhaseMark;
+  const marks = phases.get(answer) ?? {};
+  marks[phase] ??= at;
+  phases.set(answer, marks);
+});
 
 const originalSend = WebSocket.prototype.send;
 WebSocket.prototype.send = function patchedSend(
@@ -115,6 +126,8 @@ async function handle(request: ChildRequest): Promise<unknown> {
         firstWrite: Object.fromEntries(firstWrite),
         ended: Object.fromEntries(ended),
         firstDelta: Object.fromEntries(firstDelta),
+        phases: Object.fromEntries(phases),
+        origin: performance.timeOrigin,
       };
     case 'cpu':
       // CPU time of this process (user + system, ms): per answer, a figure the machine's load barely moves.

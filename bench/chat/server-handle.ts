@@ -16,6 +16,10 @@ export interface ServerTimings {
   firstWrite: Record<string, number>;
   ended: Record<string, number>;
   firstDelta: Record<string, number>;
+  /** Answer uuid → step (`AnswerPhase`) → when it was reached. */
+  phases: Record<string, Record<string, number>>;
+  /** The server process's `performance.timeOrigin`: its clocks + origin are epoch milliseconds. */
+  origin: number;
 }
 
 export interface ServerHandle {

@@ -7,6 +7,7 @@ import {
 } from '@cairn/contracts/chat';
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
+import { markAnswerPhase } from '../../lib/answer-phases.ts';
 import type { Ctx } from '../../lib/ctx.ts';
 import { type AnyProductEvent, outboxEventsWithRow, rowFromDatabase } from '../../lib/product-events.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
@@ -132,6 +133,7 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
     slot?.release();
     throw error;
   });
+  if (result.answer) markAnswerPhase(result.answer.uuid, 'stored');
   // Committed: delivered from here, off this request.
   await app.events.written(result.outbox.id, result.outbox.events);
   if (slot && !result.answer) slot.release();

@@ -8,6 +8,7 @@ import {
 import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { markAnswerPhase } from '../../../lib/answer-phases.ts';
 import type { Ctx, ModelCtx } from '../../../lib/ctx.ts';
 import { outboxEventsWithRow, rowFromDatabase } from '../../../lib/product-events.ts';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
@@ -190,6 +191,7 @@ async function searchAndJudge(
 export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promise<void> {
   const { app, deps, controller } = run;
   const { chatroom, application, answer } = target;
+  markAnswerPhase(answer.uuid, 'started');
   const ownerId = application.ownerId;
   const thisRun = and(eq(messages.id, answer.id), eq(messages.run, answer.run));
   const startedAt = answer.updatedAt.getTime();
@@ -240,6 +242,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
           delta,
         },
       });
+      if (offset === 0) markAnswerPhase(answer.uuid, 'published');
       if (Date.now() - lastPersist > PERSIST_EVERY_MS) {
         lastPersist = Date.now();
         // Stored so far: a client that reconnects mid-answer catches up from `GET …/messages/`.
@@ -250,7 +253,10 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
   }
   function push(delta: string) {
     if (!delta) return;
-    if (!text) metadata.first_token_ms = Date.now() - startedAt;
+    if (!text) {
+      metadata.first_token_ms = Date.now() - startedAt;
+      markAnswerPhase(answer.uuid, 'first-text');
+    }
     text += delta;
     unsent += delta;
     flushing ??= flush();
@@ -317,6 +323,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
         });
       });
       metadata.retrieval_ms = Math.round(performance.now() - searchStarted);
+      markAnswerPhase(answer.uuid, 'searched');
       // Loaded while the knowledge was searched.
       const { history } = await conversation;
       metadata.relevance = { covered: decision.covered, score: decision.score };
@@ -345,6 +352,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
           question,
           notCovered: refusal,
         });
+        markAnswerPhase(answer.uuid, 'model-called');
         generation = model.generate({
           ...prompt,
           temperature: request.temperature ?? application.temperature,

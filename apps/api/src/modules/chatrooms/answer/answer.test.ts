@@ -1,4 +1,6 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ANSWER_PHASES_CHANNEL, type AnswerPhaseMark } from '../../../lib/answer-phases.ts';
 import {
   applicationWith as fixtureApplication,
   useProviderModel as fixtureProviderModel,
@@ -163,6 +165,32 @@ describe('OpenAI-compatible provider (local wire-format server)', () => {
       { role: 'user', content: 'And the batteries?' },
     ]);
     tab.close();
+  });
+
+  it("publishes an answer's steps to its first delta, in order, for the benchmarks' split", async () => {
+    const app = await applicationWith([WARRANTY]);
+    await useProviderModel(app.uuid);
+    const marks: AnswerPhaseMark[] = [];
+    const listen = (message: unknown) => marks.push(message as AnswerPhaseMark);
+    subscribe(ANSWER_PHASES_CHANNEL, listen);
+    try {
+      const tab = await openChatSocket(t.url, owner.token);
+      const sent = await ask(app.uuid, 'What does the warranty of the X200 cover?');
+      await tab.finalOf(sent.answer.uuid);
+      tab.close();
+      const own = marks.filter((m) => m.answer === sent.answer.uuid);
+      expect(own.map((m) => m.phase)).toEqual([
+        'stored',
+        'started',
+        'searched',
+        'model-called',
+        'first-text',
+        'published',
+      ]);
+      expect(own.every((m, i) => i === 0 || m.at >= own[i - 1]!.at)).toBe(true);
+    } finally {
+      unsubscribe(ANSWER_PHASES_CHANNEL, listen);
+    }
   });
 
   it('in strict mode answers "not covered" without calling the model when nothing is retrieved', async () => {
