@@ -102,6 +102,12 @@ export interface ProductEventBus {
    */
   written(outboxId: number, events: AnyProductEvent[]): Promise<void>;
   /**
+   * Settles once this process has run the durable subscribers of an outbox row it was told of
+   * (`written`, `transaction`); at once when it holds no such row (delivered already, or by a sweep
+   * or another process). Never rejects: a failing subscriber is the dispatcher's to log.
+   */
+  delivered(outboxId: number): Promise<void>;
+  /**
    * Delivers outbox rows older than `graceMs` that no dispatcher of this process holds (those of a
    * process that died before delivering); on PostgreSQL rows another process sweeps are skipped.
    * Resolves with how many rows it delivered.
@@ -210,6 +216,8 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
   const queue: Array<{ id: number | null; events: Staged[] }> = [];
   /** Rows this process delivers (queued or under way): a sweep leaves them alone. */
   const held = new Set<number>();
+  /** Rows handed to the dispatcher and not run yet, with what their `delivered` waiters wait on. */
+  const pending = new Map<number, { promise: Promise<void>; resolve: () => void }>();
   let dispatching: Promise<void> | null = null;
   let sweeping: Promise<number> | null = null;
 
@@ -265,10 +273,16 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
     await new Promise<void>((resolve) => setImmediate(resolve));
     while (queue.length) {
       const batch = queue.splice(0);
-      for (const entry of batch) await runDurable(entry.events);
       for (const entry of batch) {
-        if (entry.id === null) continue;
-        delivered.push(entry.id);
+        try {
+          await runDurable(entry.events);
+          if (entry.id !== null) delivered.push(entry.id);
+        } finally {
+          if (entry.id !== null) {
+            pending.get(entry.id)?.resolve();
+            pending.delete(entry.id);
+          }
+        }
       }
     }
     if (delivered.length && !deleteTimer) {
@@ -279,6 +293,13 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
   function hand(id: number | null, events: Staged[]) {
     if (!events.length || !store().deliver) return;
     queue.push({ id, events });
+    if (id !== null) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      pending.set(id, { promise, resolve });
+    }
     dispatching ??= dispatch().finally(() => {
       dispatching = null;
     });
@@ -361,6 +382,9 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
       held.add(outboxId);
       await runLive(events);
       hand(outboxId, events);
+    },
+    delivered(outboxId) {
+      return pending.get(outboxId)?.promise ?? Promise.resolve();
     },
     sweep(graceMs) {
       if (!store().deliver) return Promise.resolve(0);

@@ -434,8 +434,9 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     rows: Array<Record<string, unknown>>;
   };
   const row = rows[0] && rowFromDatabase('messages', rows[0]);
+  const outboxId = Number(rows[0]?.outbox_id);
   if (row)
-    await app.events.written(Number(rows[0]!.outbox_id), [
+    await app.events.written(outboxId, [
       { type: 'message.created', payload: { application, chatroom, message: row } },
     ]);
   // No row: the chatroom was deleted or the answer regenerated meanwhile; nobody waits for this run.
@@ -448,6 +449,10 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
     answer: row,
     question: asked,
   }).catch((err: unknown) => app.log.warn({ err }, 'could not record an unanswered question'));
+  // The answer's own bookkeeping (log, analytics, webhooks' queue) is done before it is seen to
+  // end: whoever sees it finish finds it there too, and a question asked at once does not queue
+  // behind it.
+  await app.events.delivered(outboxId);
   await app.events.emit('chat.changed', {
     ownerId,
     change: { kind: 'updated', ...base, message: serializeMessage(row) },

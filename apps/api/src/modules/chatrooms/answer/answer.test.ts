@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ANSWER_PHASES_CHANNEL, type AnswerPhaseMark } from '../../../lib/answer-phases.ts';
 import {
@@ -86,6 +87,23 @@ describe('built-in extractive answerer', () => {
     // Streamed as deltas (however many: deltas coalesce while a publish is in flight).
     expect(tab.events.some((e) => e.kind === 'delta' && e.message_uuid === answer.uuid)).toBe(true);
     expect(tab.streamedText(answer.uuid)).toBe(answer.message);
+    tab.close();
+  });
+
+  it("ends an answer only once its own durable events are delivered (log, analytics, webhooks' queue)", async () => {
+    const app = await applicationWith([WARRANTY]);
+    // A slow subscriber of the answer's `message.created`: its work must be done when the answer is seen to end.
+    const handled = new Set<string>();
+    t.app.events.onDurable('message.created', async ({ application, message }) => {
+      if (application.uuid !== app.uuid || message.senderIdentifier !== ASSISTANT_SENDER) return;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      handled.add(message.uuid);
+    });
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'How long is the warranty of the X200?');
+    const answer = await tab.finalOf(sent.answer.uuid);
+    expect(answer.status).toBe('complete');
+    expect(handled.has(sent.answer.uuid)).toBe(true);
     tab.close();
   });
 
