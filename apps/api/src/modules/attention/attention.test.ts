@@ -5,6 +5,7 @@ import { applicationWith } from '../../testing/chat-fixtures.ts';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { NOT_COVERED_ANSWER } from '../chatrooms/answer/no-answer.ts';
+import { recordAnswerOutcome } from './record-unanswered.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };
@@ -33,8 +34,8 @@ const attention = (token = alice.token, app = appId) =>
   t.call<TAttention>('GET', `/api/applications/${app}/attention/`, { token });
 
 /** Asks in a new chatroom and waits for the answer; returns the chatroom and the final answer. */
-async function ask(question: string, chatroom = 'new_chat') {
-  const sent = await t.call('POST', `/api/applications/${appId}/chatrooms/send-message/`, {
+async function ask(question: string, chatroom = 'new_chat', app = appId) {
+  const sent = await t.call('POST', `/api/applications/${app}/chatrooms/send-message/`, {
     token: alice.token,
     json: {
       chatroom_identifier: chatroom,
@@ -187,6 +188,40 @@ describe('unanswered questions', () => {
     // A malformed id is a forged id: not found, like someone else's.
     expect(badId.status).toBe(404);
     expect((await attention()).body.unanswered.map((q) => q.uuid)).toContain(id);
+  });
+});
+
+describe('grouping', () => {
+  it('a question without words joins only another without words; an answer counted once starts no group', async () => {
+    const other = (await applicationWith(t, alice.token, [HOURS])).uuid;
+    const asked = [];
+    for (const question of ['When does the shop open?', 'Does the shop open at nine?', 'Is it open at six?'])
+      asked.push(await ask(question, 'new_chat', other));
+    expect(asked.map((a) => a.answer.metadata.not_covered)).toEqual([undefined, undefined, undefined]);
+    const { rows } = await t.database.query<{ id: number; chatroom_id: number; application_id: number }>(
+      `SELECT m.id, m.chatroom_id, c.application_id FROM messages m JOIN chatrooms c ON c.id = m.chatroom_id
+         WHERE m.uuid = ANY($1::uuid[]) ORDER BY m.id`,
+      [`{${asked.map((a) => a.answer.uuid).join(',')}}`],
+    );
+    // Counted as if each had said the knowledge does not cover it.
+    const record = (row: (typeof rows)[number], question: string) =>
+      recordAnswerOutcome(t.database.db, {
+        applicationId: row.application_id,
+        chatroomId: row.chatroom_id,
+        answer: { id: row.id, run: 0, status: 'complete', metadata: { not_covered: true } },
+        question,
+      });
+    await record(rows[0]!, '???');
+    await record(rows[1]!, 'Do you ship?');
+    await record(rows[2]!, '!!');
+    const grouped = (await attention(alice.token, other)).body.unanswered;
+    expect(grouped.map((q) => [q.question, q.count])).toEqual([
+      ['???', 2],
+      ['Do you ship?', 1],
+    ]);
+    // Counted already: nothing is added, though no group is like the question.
+    await record(rows[1]!, 'Is there a student discount?');
+    expect((await attention(alice.token, other)).body.unanswered).toEqual(grouped);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Db } from '@cairn/db/client';
 import { applications, unansweredQuestionAsks, unansweredQuestions } from '@cairn/db/schema';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, arrayOverlaps, desc, eq, ne, param, sql } from 'drizzle-orm';
 import { mostSimilar, questionTokens } from './question-similarity.ts';
 
 /** Groups compared with a new question: the most recent ones (older groups rarely matter). */
@@ -44,12 +44,10 @@ export async function recordAnswerOutcome(
       .from(applications)
       .where(eq(applications.id, target.applicationId))
       .for('no key update');
-    const [counted] = await tx
-      .select({ id: unansweredQuestionAsks.id })
-      .from(unansweredQuestionAsks)
-      .where(eq(unansweredQuestionAsks.answerId, answer.id));
-    if (counted) return;
-    const candidates = await tx
+    // Of the most recent groups, only those sharing a word with the question: the others' Jaccard is
+    // 0, below SIMILAR_AT (a question without words is the same as another without words only). The
+    // same choice as comparing every recent group, without reading all their words.
+    const recent = tx
       .select({ id: unansweredQuestions.id, tokens: unansweredQuestions.tokens })
       .from(unansweredQuestions)
       .where(
@@ -59,17 +57,26 @@ export async function recordAnswerOutcome(
         ),
       )
       .orderBy(desc(unansweredQuestions.id))
-      .limit(CANDIDATE_GROUPS);
-    let groupId = mostSimilar(tokens, candidates)?.id;
-    if (groupId === undefined) {
-      const [created] = await tx
-        .insert(unansweredQuestions)
-        .values({ applicationId: target.applicationId, question, tokens })
-        .returning({ id: unansweredQuestions.id });
-      groupId = created!.id;
-    }
-    await tx
-      .insert(unansweredQuestionAsks)
-      .values({ groupId, answerId: answer.id, chatroomId: target.chatroomId, question });
+      .limit(CANDIDATE_GROUPS)
+      .as('recent');
+    const candidates = await tx
+      .select()
+      .from(recent)
+      .where(tokens.length > 0 ? arrayOverlaps(recent.tokens, tokens) : eq(recent.tokens, tokens));
+    const groupId = mostSimilar(tokens, candidates)?.id ?? null;
+    // The group (when none is similar) and the ask in one statement. An answer already counted
+    // (the unique answer_id) adds neither: checked here, under the lock, not in a read before it.
+    await tx.execute(sql`
+      WITH created AS (
+        INSERT INTO ${unansweredQuestions} (application_id, question, tokens)
+        SELECT ${target.applicationId}, ${question}, ${param(tokens, unansweredQuestions.tokens)}
+        WHERE ${groupId}::int IS NULL
+          AND NOT EXISTS (SELECT 1 FROM ${unansweredQuestionAsks} WHERE answer_id = ${answer.id})
+        RETURNING id
+      )
+      INSERT INTO ${unansweredQuestionAsks} (group_id, answer_id, chatroom_id, question)
+      SELECT coalesce(${groupId}::int, (SELECT id FROM created)), ${answer.id}, ${target.chatroomId}, ${question}
+      WHERE ${groupId}::int IS NOT NULL OR EXISTS (SELECT 1 FROM created)
+      ON CONFLICT (answer_id) DO NOTHING`);
   });
 }
