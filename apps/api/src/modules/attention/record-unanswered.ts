@@ -62,7 +62,9 @@ export async function recordAnswerOutcome(
     const candidates = await tx
       .select()
       .from(recent)
-      .where(tokens.length > 0 ? arrayOverlaps(recent.tokens, tokens) : eq(recent.tokens, tokens));
+      .where(tokens.length > 0 ? arrayOverlaps(recent.tokens, tokens) : eq(recent.tokens, tokens))
+      // Newest first, as before: of equally similar groups the newest is chosen.
+      .orderBy(desc(recent.id));
     const groupId = mostSimilar(tokens, candidates)?.id ?? null;
     // The group (when none is similar) and the ask in one statement. An answer already counted
     // (the unique answer_id) adds neither: checked here, under the lock, not in a read before it.
