@@ -1,7 +1,7 @@
 import type { TextGeneration } from '../../../models/types.ts';
 import type { Passage } from '../../../rag/types.ts';
 import { hasAnswerOfType, type QuestionType, questionTypeOf } from './question-type.ts';
-import { sameTerm, type WeightedTerm, weightedCoverage } from './relevance.ts';
+import { type Matcher, termMatcher, type WeightedTerm, weightedCoverage } from './relevance.ts';
 import { sentencesOf, shorten } from './sentences.ts';
 import { termsOf } from './terms.ts';
 
@@ -38,14 +38,15 @@ interface ScoredSentence {
 function scoreSentences(
   question: string,
   weighted: readonly WeightedTerm[],
+  matches: Matcher,
   content: string,
 ): ScoredSentence[] {
   const type: QuestionType = questionTypeOf(question);
   const asked = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   return sentencesOf(content).map((text, index) => {
     const terms = termsOf(text);
-    const coverage = weightedCoverage(weighted, terms);
-    const positions = terms.flatMap((t, i) => (weighted.some((q) => sameTerm(q.term, t)) ? [i] : []));
+    const coverage = weightedCoverage(weighted, terms, matches);
+    const positions = terms.flatMap((t, i) => (matches(t).length ? [i] : []));
     const matched = new Set(positions.map((i) => terms[i]!)).size;
     const span = positions.length ? positions.at(-1)! - positions[0]! + 1 : 0;
     const proximity = matched >= 2 ? Math.min(1, (2 * matched) / span) : 0;
@@ -59,8 +60,13 @@ function scoreSentences(
 const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /** The one sentence (or two) of a passage that answer the question, in the passage's order. */
-function answerSentences(question: string, weighted: readonly WeightedTerm[], content: string) {
-  const ranked = scoreSentences(question, weighted, content).sort(
+function answerSentences(
+  question: string,
+  weighted: readonly WeightedTerm[],
+  matches: Matcher,
+  content: string,
+) {
+  const ranked = scoreSentences(question, weighted, matches, content).sort(
     (a, b) => b.score - a.score || a.index - b.index,
   );
   const [first, second] = ranked;
@@ -99,11 +105,13 @@ export function composeAnswer(
 ): ComposedAnswer {
   const [best, next] = passages;
   if (!best) return { text: '', cited: [] };
-  const lead = answerSentences(question, weighted, best.content);
+  // Which question term each word names, remembered across both passages' sentences.
+  const matches = termMatcher(weighted.map((q) => q.term));
+  const lead = answerSentences(question, weighted, matches, best.content);
   const parts = [`${lead.text} [1]`];
   const cited = [best];
   if (next) {
-    const more = answerSentences(question, weighted, next.content);
+    const more = answerSentences(question, weighted, matches, next.content);
     const typedEnough = more.typed || questionTypeOf(question) === 'other';
     if (
       more.text &&

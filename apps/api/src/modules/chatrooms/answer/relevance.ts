@@ -160,26 +160,35 @@ function relatedTerms(
   return related;
 }
 
-/** Question term index → how much of it is found (1, or `RELATED_CREDIT` through a related word). */
-type Found = Map<number, number>;
+/**
+ * Question term index → how much of it is found (1, or `RELATED_CREDIT` through a related word; 0:
+ * not found). An array the length of the question's terms: the decision builds one per sentence.
+ */
+type Found = Float64Array;
+
+/** A question term (by index) a word names: how much of it is found, and whether by the word itself (`sameTerm`). */
+type Hit = readonly [index: number, found: number, exact: boolean];
+/** A word's hits, remembered per question. */
+export type Matcher = (term: string) => readonly Hit[];
 
 /**
  * Which of the question's terms (by index) a passage term names, and how much, remembered for the
- * decision: the six passages share most of their words, and `sameTerm` then runs once per distinct word.
+ * decision: the six passages share most of their words, and `sameTerm` then runs once per distinct
+ * word. Without `related` words, only a word naming a question term itself counts.
  */
-function termMatcher(
+export function termMatcher(
   question: readonly string[],
-  related: readonly ReadonlySet<string>[],
-  credit: number,
-): (term: string) => ReadonlyArray<readonly [number, number]> {
-  const known = new Map<string, Array<[number, number]>>();
+  related: readonly ReadonlySet<string>[] = [],
+  credit = 0,
+): Matcher {
+  const known = new Map<string, Hit[]>();
   return (term) => {
     let hits = known.get(term);
     if (!hits) {
       hits = [];
       for (let i = 0; i < question.length; i++) {
-        if (sameTerm(term, question[i]!)) hits.push([i, 1]);
-        else if (related[i]!.has(term)) hits.push([i, credit]);
+        if (sameTerm(term, question[i]!)) hits.push([i, 1, true]);
+        else if (related[i]?.has(term)) hits.push([i, credit, false]);
       }
       known.set(term, hits);
     }
@@ -187,22 +196,9 @@ function termMatcher(
   };
 }
 
-/** The question's terms that `terms` name, each with the most found of it. */
-function matchedBy(
-  terms: readonly string[],
-  matches: (term: string) => ReadonlyArray<readonly [number, number]>,
-  into: Found = new Map(),
-): Found {
-  for (const term of terms)
-    for (const [i, found] of matches(term)) if (found > (into.get(i) ?? 0)) into.set(i, found);
-  return into;
-}
-
-/** Both found sets together, each term at the most found of it. */
-function merged(...sets: ReadonlyArray<ReadonlyMap<number, number> | undefined>): Found {
-  const into: Found = new Map();
-  for (const set of sets)
-    for (const [i, found] of set ?? []) if (found > (into.get(i) ?? 0)) into.set(i, found);
+/** The question's terms that `terms` name, each with the most found of it, added to `into`. */
+function matchedBy(terms: readonly string[], matches: Matcher, into: Found): Found {
+  for (const term of terms) for (const [i, found] of matches(term)) if (found > into[i]!) into[i] = found;
   return into;
 }
 
@@ -221,13 +217,13 @@ function termFrequencies(stats: TermStatistics | null): Map<string, number> {
 
 function weigh(
   terms: readonly string[],
-  matchedPerPassage: readonly ReadonlyMap<number, number>[],
+  matchedPerPassage: readonly Found[],
   stats: TermStatistics | null,
   df: ReadonlyMap<string, number>,
 ): WeightedTerm[] {
   const n = Math.max(stats?.chunks ?? 0, matchedPerPassage.length, 1);
   return terms.map((term, i) => {
-    const inPassages = matchedPerPassage.filter((found) => found.get(i) === 1).length;
+    const inPassages = matchedPerPassage.filter((found) => found[i] === 1).length;
     const count = Math.min(Math.max(df.get(term) ?? 0, inPassages), n);
     return { term, weight: WEIGHT_FLOOR + Math.log(1 + (n - count + 0.5) / (count + 0.5)) };
   });
@@ -256,31 +252,23 @@ function withinOneEdit(a: string, b: string): boolean {
   return a.slice(i) === b.slice(i + 1);
 }
 
-/** The share of the question's weight found among `terms`. */
-export function weightedCoverage(question: readonly WeightedTerm[], terms: Iterable<string>): number {
+/**
+ * The share of the question's weight found among `terms` (each question term once, by the word
+ * itself), read through `matches`, a matcher of the question's terms (kept across calls, it
+ * compares each distinct word once).
+ */
+export function weightedCoverage(
+  question: readonly WeightedTerm[],
+  terms: readonly string[],
+  matches: Matcher = termMatcher(question.map((q) => q.term)),
+): number {
   const total = question.reduce((sum, q) => sum + q.weight, 0);
   if (total <= 0) return 0;
-  const present = [...new Set(terms)];
-  const found = question.filter((q) => present.some((t) => sameTerm(t, q.term)));
-  return found.reduce((sum, q) => sum + q.weight, 0) / total;
-}
-
-/**
- * The share of the question's weight held within a passage's best two consecutive sentences, with
- * its title and heading (`frame`), which every sentence sits under: proximity.
- */
-function nearCoverage(
-  content: string,
-  frame: ReadonlyMap<number, number>,
-  share: (found: ReadonlyMap<number, number>) => number,
-  matches: (term: string) => ReadonlyArray<readonly [number, number]>,
-): number {
-  const sentences = sentencesOf(content).map((s) => matchedBy(termsOf(s), matches));
-  let near = 0;
-  for (let i = 0; i < Math.max(sentences.length, 1); i++) {
-    near = Math.max(near, share(merged(frame, sentences[i], sentences[i + 1])));
-  }
-  return near;
+  const named = new Uint8Array(question.length);
+  for (const term of terms) for (const [i, , exact] of matches(term)) if (exact) named[i] = 1;
+  let found = 0;
+  for (let i = 0; i < question.length; i++) if (named[i]) found += question[i]!.weight;
+  return found / total;
 }
 
 /**
@@ -340,20 +328,55 @@ function titleEvidence(
   });
 }
 
-/** The share of the question's consecutive terms (`sequence`) found within `PHRASE_WINDOW` words of each other in `content`. */
-function phraseShare(sequence: readonly string[], content: string): number {
+/**
+ * The share of the question's consecutive terms (`sequence`, by index) found within `PHRASE_WINDOW`
+ * words of each other among a passage's `terms`.
+ */
+function phraseShare(sequence: readonly number[], terms: readonly string[], matches: Matcher): number {
   if (sequence.length < 2) return 0;
-  const terms = termsOf(content);
+  const names = (term: string, i: number) => matches(term).some(([j, , exact]) => exact && j === i);
   let together = 0;
   for (let k = 1; k < sequence.length; k++) {
     const [a, b] = [sequence[k - 1]!, sequence[k]!];
-    const found = terms.some(
-      (t, i) => sameTerm(t, a) && terms.slice(i + 1, i + 1 + PHRASE_WINDOW).some((u) => sameTerm(u, b)),
-    );
+    const found = terms.some((t, i) => {
+      if (!names(t, a)) return false;
+      for (let j = i + 1; j <= i + PHRASE_WINDOW && j < terms.length; j++)
+        if (names(terms[j]!, b)) return true;
+      return false;
+    });
     if (found) together++;
   }
   return together / (sequence.length - 1);
 }
+
+/** A quoted passage as the decision reads it: each of its texts split and tokenized once. */
+interface Reading {
+  p: Passage;
+  rank: number;
+  /** What its title and heading match, which every sentence sits under. */
+  frame: Found;
+  /** Its content's terms, in order. */
+  terms: string[];
+  /** What the whole of it (frame and content) matches. */
+  whole: Found;
+  /** The share of the question's weight the whole of it matches. */
+  lexical: number;
+  /** Its title agreement: what it adds to the score, and the share over the wider ranking (089). */
+  evidence: number;
+  ranking: number;
+  vouched: boolean;
+  /** Never below its score (`covered`): the score as if its best two sentences matched all its words. */
+  bound: number;
+  /** Its score and its sentences, read only when the decision needs them (`scoreOf`). */
+  exact?: { covered: number; sentences: Array<{ text: string; terms: string[] }> };
+}
+
+/**
+ * Lower-casing is context-free but for the Greek capital sigma (σ, or ς ending a word), which a
+ * sentence's end may turn final where the passage's text does not: a passage holding none has no
+ * sentence word its own terms lack, so its sentences match no more than the whole of it.
+ */
+const CONTEXTUAL_CASE = /Σ/u;
 
 /**
  * Decision 093's signals of the best passage beyond its score, weighed by `combiner`: what the
@@ -362,25 +385,25 @@ function phraseShare(sequence: readonly string[], content: string): number {
 function combined(
   question: string,
   weighted: readonly WeightedTerm[],
-  best: { p: Passage; rank: number; covered: number; ranking: number },
+  best: Reading & { covered: number; sentences: ReadonlyArray<{ text: string; terms: string[] }> },
   background: number,
   absentShare: number,
   combiner: Combiner,
+  matches: Matcher,
 ): number {
-  const sentences = sentencesOf(best.p.content);
-  const sequence = termsOf(question).filter((t) => weighted.some((w) => w.term === t));
+  const index = new Map(weighted.map((w, i) => [w.term, i]));
+  const sequence = termsOf(question).flatMap((t) => index.get(t) ?? []);
   const type = questionTypeOf(question);
   const asked = new Set(question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  const typed = sentences.some(
-    (s) => hasAnswerOfType(type, s, asked) && weightedCoverage(weighted, termsOf(s)) > 0,
-  );
+  const shares = best.sentences.map((s) => weightedCoverage(weighted, s.terms, matches));
+  const typed = best.sentences.some((s, k) => shares[k]! > 0 && hasAnswerOfType(type, s.text, asked));
   return (
     combiner.absent * absentShare +
     combiner.rankingAgreement * best.ranking +
     combiner.margin * (best.covered - background) +
     (best.rank === 0 ? combiner.first : 0) +
-    combiner.phrase * phraseShare(sequence, best.p.content) +
-    combiner.sentence * Math.max(0, ...sentences.map((s) => weightedCoverage(weighted, termsOf(s)))) +
+    combiner.phrase * phraseShare(sequence, best.terms, matches) +
+    combiner.sentence * Math.max(0, ...shares) +
     (type !== 'other' && !typed ? combiner.untyped : 0) +
     combiner.constant
   );
@@ -432,8 +455,7 @@ export function judgeRelevance(
   } = {},
 ): RelevanceDecision {
   const { terms, words } = questionTerms(question, stats);
-  const coverage = new Map<number, number>();
-  if (!terms.length) return { covered: false, score: 0, passages: [], weighted: [], coverage };
+  if (!terms.length) return { covered: false, score: 0, passages: [], weighted: [], coverage: new Map() };
   const df = termFrequencies(stats);
   const relieved = (term: string) =>
     relatedScope === 'every' || (df.get(term) ?? 0) > 0 === (relatedScope === 'known');
@@ -442,11 +464,12 @@ export function judgeRelevance(
     relatedTerms(question, terms, words, relatedCredit, relieved),
     relatedCredit,
   );
+  const none = () => new Float64Array(terms.length);
   // Each passage is read once: what its title and heading match, and what the whole of it matches.
   const read = passages.map((p, rank) => {
-    const frame = matchedBy(termsOf(`${p.item_title}\n${p.heading ?? ''}`), matches);
-    const whole = matchedBy(termsOf(p.content), matches, merged(frame));
-    return { p, rank, frame, whole };
+    const frame = matchedBy(termsOf(`${p.item_title}\n${p.heading ?? ''}`), matches, none());
+    const content = termsOf(p.content);
+    return { p, rank, frame, terms: content, whole: matchedBy(content, matches, frame.slice()) };
   });
   const weighted = weigh(
     terms,
@@ -456,60 +479,105 @@ export function judgeRelevance(
   );
   const total = weighted.reduce((sum, q) => sum + q.weight, 0);
   // Summed in the question's order, so that equal matches give equal scores (ties go to retrieval order).
-  const share = (found: ReadonlyMap<number, number>) => {
+  const share = (...sets: Found[]) => {
     let sum = 0;
-    for (let i = 0; i < weighted.length; i++) sum += (found.get(i) ?? 0) * weighted[i]!.weight;
+    for (let i = 0; i < weighted.length; i++) {
+      let most = 0;
+      for (const set of sets) most = Math.max(most, set[i]!);
+      sum += most * weighted[i]!.weight;
+    }
     return sum / total;
   };
   // Words no chunk holds and no passage names: the strongest evidence of another subject (075, 081).
   const absentShare =
     weighted.reduce(
       (sum, w, i) =>
-        (df.get(w.term) ?? 0) === 0 && !read.some((r) => r.whole.get(i) === 1) ? sum + w.weight : sum,
+        (df.get(w.term) ?? 0) === 0 && !read.some((r) => r.whole[i] === 1) ? sum + w.weight : sum,
       0,
     ) / total;
   const evidence = titleEvidence(passages, stats, ranking, agreement);
-  // Every passage is scored: the combiner reads the best passage's margin over other titles'.
-  const scored = read.map((r) => {
-    const near = nearCoverage(r.p.content, r.frame, share, matches);
-    const covered = Math.min(Math.max((share(r.whole) + near) / 2 + evidence[r.rank]!.evidence, 0), 1);
+  const clamped = (score: number) => Math.min(Math.max(score, 0), 1);
+  const readings: Reading[] = read.map((r) => {
+    const lexical = share(r.whole);
     const cosine = similarity?.get(r.p.chunk_id);
-    const vouched = cosine !== undefined && cosine >= VECTOR_SIMILAR;
-    return { p: r.p, rank: r.rank, covered, vouched, ranking: evidence[r.rank]!.ranking };
+    // Its best two sentences with the frame match no more than the whole of it: (lexical + near) / 2 ≤ lexical.
+    const bound = CONTEXTUAL_CASE.test(r.p.content) ? 1 : clamped(lexical + evidence[r.rank]!.evidence);
+    return {
+      ...r,
+      lexical,
+      ...evidence[r.rank]!,
+      vouched: cosine !== undefined && cosine >= VECTOR_SIMILAR,
+      bound,
+    };
   });
-  // The best passage: the highest score, the earlier in the ranking on a tie.
-  const best = scored.reduce<(typeof scored)[number] | undefined>(
-    (a, b) => (!a || b.covered > a.covered ? b : a),
-    undefined,
-  );
-  if (!best) return { covered: false, score: 0, passages: [], weighted, coverage };
-  const background = Math.max(
-    0,
-    ...scored.filter((s) => s.p.item_title !== best.p.item_title).map((s) => s.covered),
-  );
+  /**
+   * A passage's score: the share of the question's weight the whole of it matches, and the share
+   * its best two consecutive sentences match with its title and heading (proximity), and its title
+   * evidence. Its sentences are split and read here, once, for the passages that need it.
+   */
+  const scoreOf = (r: Reading) => {
+    if (!r.exact) {
+      const sentences = sentencesOf(r.p.content).map((text) => ({ text, terms: termsOf(text) }));
+      const found = sentences.map((s) => matchedBy(s.terms, matches, none()));
+      let near = 0;
+      for (let i = 0; i < Math.max(found.length, 1); i++) {
+        near = Math.max(near, share(r.frame, ...found.slice(i, i + 2)));
+      }
+      r.exact = { covered: clamped((r.lexical + near) / 2 + r.evidence), sentences };
+    }
+    return r.exact;
+  };
+  // Passages are scored exactly only where the decision needs it, highest bound first: the best
+  // (the highest score, the earlier in the ranking on a tie), the best under another title (the
+  // combiner's margin), and those that may pass.
+  const byBound = [...readings].sort((a, b) => b.bound - a.bound || a.rank - b.rank);
+  let best: (Reading & ReturnType<typeof scoreOf>) | undefined;
+  for (const r of byBound) {
+    if (best && (r.bound < best.covered || (r.bound === best.covered && r.rank > best.rank))) break;
+    const { covered, sentences } = scoreOf(r);
+    if (!best || covered > best.covered || (covered === best.covered && r.rank < best.rank))
+      best = { ...r, covered, sentences };
+  }
+  if (!best) return { covered: false, score: 0, passages: [], weighted, coverage: new Map() };
+  let background = 0;
+  for (const r of byBound) {
+    if (r.p.item_title === best.p.item_title) continue;
+    if (r.bound <= background) break;
+    background = Math.max(background, scoreOf(r).covered);
+  }
   // A word no chunk holds is never outweighed by the other signals: they may only lower the score
   // then ("When did the family move to Zagreb?" of a passage on their move to Gospić), as since
   // decision 075. On the SQuAD dumps it declines no more held-out questions and half a point more
   // answerable ones (misspelt names); `constant` was set with it (decision 093).
-  const signals = combined(question, weighted, best, background, absentShare, combiner);
+  const signals = combined(question, weighted, best, background, absentShare, combiner, matches);
   const shift = absentShare > 0 ? Math.min(signals, 0) : signals;
+  // The signals are the best passage's: they raise its score alone, and lower every passage's
+  // with it. A passage vectors vouch for (053) is never lowered: its words may be paraphrases,
+  // which the lexical signals, fitted without an embedding model, count against it.
+  const moved = (r: Reading) => {
+    const own = r.rank === best.rank ? shift : Math.min(shift, 0);
+    return r.vouched ? Math.max(own, 0) : own;
+  };
   const passing: Array<{ p: Passage; rank: number; coverage: number }> = [];
-  for (const s of scored) {
-    // The signals are the best passage's: they raise its score alone, and lower every passage's
-    // with it. A passage vectors vouch for (053) is never lowered: its words may be paraphrases,
-    // which the lexical signals, fitted without an embedding model, count against it.
-    const own = s === best ? shift : Math.min(shift, 0);
-    const score = s.covered + (s.vouched ? Math.max(own, 0) : own);
-    coverage.set(s.p.chunk_id, Math.min(Math.max(score, 0), 1));
-    const needed = s.vouched ? COVERED_THRESHOLD * VECTOR_RELIEF : COVERED_THRESHOLD;
-    if (score >= needed) passing.push({ p: s.p, rank: s.rank, coverage: score });
+  for (const r of readings) {
+    const needed = r.vouched ? COVERED_THRESHOLD * VECTOR_RELIEF : COVERED_THRESHOLD;
+    // One whose bound falls short cannot pass: its sentences stay unread.
+    if (!r.exact && r.bound + moved(r) < needed) continue;
+    const score = scoreOf(r).covered + moved(r);
+    if (score >= needed) passing.push({ p: r.p, rank: r.rank, coverage: score });
   }
   passing.sort((a, b) => b.coverage - a.coverage || a.rank - b.rank);
+  let coverage: Map<number, number> | undefined;
   return {
     covered: passing.length > 0,
-    score: Math.round((coverage.get(best.p.chunk_id) ?? 0) * 1000) / 1000,
+    score: Math.round(clamped(best.covered + moved(best)) * 1000) / 1000,
     passages: passing.map((s) => s.p),
     weighted,
-    coverage,
+    // Every passage's score, read by the knowledge page and the studies but not by the answer
+    // path: the passages the decision left unscored are scored on the first read.
+    get coverage() {
+      coverage ??= new Map(readings.map((r) => [r.p.chunk_id, clamped(scoreOf(r).covered + moved(r))]));
+      return coverage;
+    },
   };
 }

@@ -32,15 +32,33 @@ const STOPWORDS = new Set(
     .map((w) => fold(w)),
 );
 
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Words remembered at most: bounded memos, since the same words come back with every passage. */
+const MEMO_SIZE = 50_000;
+
 /** The words `termsOf` keeps, before stemming: lower-cased, without diacritics, stop words left out. */
 export function contentWords(text: string): string[] {
-  const words = fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = fold(text).match(WORD) ?? [];
   return words.filter((w) => w.length >= 2 && !STOPWORDS.has(w));
 }
 
+/** Per word `termsOf` met: its stem, or null when it is left out (a stop word, a single letter). */
+const termOfWord = new Map<string, string | null>();
+
 /** Lower-cased words of 2+ letters minus stopwords, stemmed (Porter, harmless on other languages' words). */
 export function termsOf(text: string): string[] {
-  return contentWords(text).map(stem);
+  const terms: string[] = [];
+  // One lookup per word: the same words come back with every passage and every sentence of it.
+  for (const word of fold(text).match(WORD) ?? []) {
+    let term = termOfWord.get(word);
+    if (term === undefined) {
+      term = word.length >= 2 && !STOPWORDS.has(word) ? stem(word) : null;
+      if (termOfWord.size > MEMO_SIZE) termOfWord.clear();
+      termOfWord.set(word, term);
+    }
+    if (term !== null) terms.push(term);
+  }
+  return terms;
 }
 
 /**
@@ -59,8 +77,7 @@ export function stem(word: string): string {
   let s = stemmed.get(word);
   if (s === undefined) {
     s = stemmer((stemming.irregular && irregularBase(word)) || word);
-    // A bounded memo: the same words come back with every passage.
-    if (stemmed.size > 50_000) stemmed.clear();
+    if (stemmed.size > MEMO_SIZE) stemmed.clear();
     stemmed.set(word, s);
   }
   return s;
@@ -69,6 +86,7 @@ export function stem(word: string): string {
 /** Forget the stems computed so far (a study that switches `stemming.irregular`). */
 export function forgetStems(): void {
   stemmed.clear();
+  termOfWord.clear();
 }
 
 /** How many distinct query terms the text contains. */
