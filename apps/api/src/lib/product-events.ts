@@ -217,7 +217,7 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
   /** Rows this process delivers (queued or under way): a sweep leaves them alone. */
   const held = new Set<number>();
   /** Rows handed to the dispatcher and not run yet, with what their `delivered` waiters wait on. */
-  const pending = new Map<number, { promise: Promise<void>; resolve: () => void }>();
+  const pending = new Map<number, PromiseWithResolvers<void>>();
   let dispatching: Promise<void> | null = null;
   let sweeping: Promise<number> | null = null;
 
@@ -293,13 +293,7 @@ export function createProductEventBus(store: () => OutboxStore): ProductEventBus
   function hand(id: number | null, events: Staged[]) {
     if (!events.length || !store().deliver) return;
     queue.push({ id, events });
-    if (id !== null) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
-        resolve = r;
-      });
-      pending.set(id, { promise, resolve });
-    }
+    if (id !== null) pending.set(id, Promise.withResolvers<void>());
     dispatching ??= dispatch().finally(() => {
       dispatching = null;
     });
