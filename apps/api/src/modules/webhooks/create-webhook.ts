@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
 import { applicationIdFor, checkWebhookUrl } from './check-webhook-target.ts';
+import { quietOwners } from './quiet-owners.ts';
 import { serializeWebhook } from './serialize-webhook.ts';
 import { newWebhookSecret, secretContext } from './webhook-signing.ts';
 
@@ -34,5 +35,6 @@ export async function createWebhook(
       secretCiphertext: app.secrets.seal(secret, secretContext(uuid)),
     })
     .returning();
+  quietOwners(app.database).changed(ownerId);
   return { ...serializeWebhook(row!, input.application_uuid ?? null), secret };
 }

@@ -5,9 +5,10 @@ import {
 } from '@cairn/contracts/webhooks';
 import type { Db } from '@cairn/db/client';
 import { applications, webhookDeliveries, webhooks } from '@cairn/db/schema';
-import { and, arrayContains, eq, isNull, or } from 'drizzle-orm';
+import { and, arrayContains, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 import { queueDeliveries } from './queue-deliveries.ts';
+import { quietOwners } from './quiet-owners.ts';
 
 export interface WebhookEvent<T extends TWebhookEventType> {
   type: T;
@@ -41,22 +42,31 @@ export async function emitWebhookEvent<T extends TWebhookEventType>(
   }
   const data = parsed.data as { application_uuid?: string };
   const applicationUuid = event.applicationUuid ?? data.application_uuid;
+  const quiet = quietOwners(app.database);
+  if (quiet.has(ownerId)) return 0;
   const body = JSON.stringify({ type: event.type, timestamp: new Date().toISOString(), data });
   const run = async (db: Db) => {
-    const targets = await db
-      .select({ id: webhooks.id })
-      .from(webhooks)
-      .leftJoin(applications, eq(applications.id, webhooks.applicationId))
-      .where(
-        and(
-          eq(webhooks.ownerId, ownerId),
-          eq(webhooks.enabled, true),
-          arrayContains(webhooks.events, [event.type]),
-          applicationUuid
-            ? or(isNull(webhooks.applicationId), eq(applications.uuid, applicationUuid))
-            : isNull(webhooks.applicationId),
-        ),
-      );
+    // Every enabled webhook of the owner, each saying whether it hears this event: none at all is
+    // remembered (quiet-owners.ts), and the next events of this owner are told to nobody at once.
+    const enabled = await quiet.lookUp(
+      ownerId,
+      () =>
+        db
+          .select({
+            id: webhooks.id,
+            hears: sql<boolean>`${and(
+              arrayContains(webhooks.events, [event.type]),
+              applicationUuid
+                ? or(isNull(webhooks.applicationId), eq(applications.uuid, applicationUuid))
+                : isNull(webhooks.applicationId),
+            )}`,
+          })
+          .from(webhooks)
+          .leftJoin(applications, eq(applications.id, webhooks.applicationId))
+          .where(and(eq(webhooks.ownerId, ownerId), eq(webhooks.enabled, true))),
+      (rows) => rows.length === 0,
+    );
+    const targets = enabled.filter((webhook) => webhook.hears);
     if (targets.length === 0) return 0;
     const rows = await db
       .insert(webhookDeliveries)

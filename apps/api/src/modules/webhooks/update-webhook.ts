@@ -6,6 +6,7 @@ import type { Ctx } from '../../lib/ctx.ts';
 import { applicationIdFor, checkWebhookUrl } from './check-webhook-target.ts';
 import { disableWebhook } from './deliver-webhook.ts';
 import { findWebhook } from './find-webhook.ts';
+import { quietOwners } from './quiet-owners.ts';
 import { serializeWebhook } from './serialize-webhook.ts';
 
 export const PAUSED_REASON = 'Paused by you.';
@@ -37,6 +38,8 @@ export async function updateWebhook(
       .where(eq(webhooks.id, webhook.id));
     if (input.enabled === false) await disableWebhook(tx, webhook.id, PAUSED_REASON);
   });
+  // Its events, its application or its switch may make it hear what the owner's events told nobody.
+  quietOwners(app.database).changed(ownerId);
   const updated = await findWebhook(app.db, ownerId, uuid);
   return serializeWebhook(updated.webhook, updated.applicationUuid, updated.lastFailure);
 }
