@@ -2,7 +2,7 @@
  * Offline study of decision 093: a fitted combiner of the signals the earlier studies read one at a
  * time. Per question it reads, from a dump of `run.ts --dump` (the ranking's first twenty, of which
  * the decision quotes six), decision 089's score (`landed`: `judgeRelevance` with `NO_COMBINER`) and
- * fifteen signals around it; it fits a logistic regression (answerable against held-out) or a few
+ * fifteen signals around it (and decision 101's five candidates); it fits a logistic regression (answerable against held-out) or a few
  * stumps on the calibration dumps only, puts the result on the decision's own scale (landed +
  * Σ wᵢ·(signalᵢ − meanᵢ), shifted so that decision 062's rule gives the threshold in use), and
  * prints first, per variant, answerable questions declined where 92 % of held-out ones are,
