@@ -2,7 +2,7 @@
  * Offline study of decision 093: a fitted combiner of the signals the earlier studies read one at a
  * time. Per question it reads, from a dump of `run.ts --dump` (the ranking's first twenty, of which
  * the decision quotes six), decision 089's score (`landed`: `judgeRelevance` with `NO_COMBINER`) and
- * fifteen signals around it; it fits a logistic regression (answerable against held-out) or a few
+ * fifteen signals around it (and decision 101's five candidates); it fits a logistic regression (answerable against held-out) or a few
  * stumps on the calibration dumps only, puts the result on the decision's own scale (landed +
  * Σ wᵢ·(signalᵢ − meanᵢ), shifted so that decision 062's rule gives the threshold in use), and
  * prints first, per variant, answerable questions declined where 92 % of held-out ones are,
@@ -31,6 +31,7 @@ import {
 import { sentencesOf } from '../../apps/api/src/modules/chatrooms/answer/sentences.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
+import { coOccurring } from './co-occurrence.ts';
 import { type Dump, printVariants } from './study-report.ts';
 
 /** The signals a combiner may read, each a number per question. */
@@ -67,6 +68,17 @@ const SIGNALS = [
   'sentence',
   /** A question asking for a date, number or name whose best passage has no sentence holding one and a question term. */
   'untyped',
+  // Decision 101's candidates:
+  /** The heaviest weight among the question terms the best passage holds, over the heaviest a term can weigh. */
+  'matchedMax',
+  /** The weight the best passage holds, in absolute terms, over the heaviest a term can weigh. */
+  'matchedSum',
+  /** The question's mean term weight, over the heaviest a term can weigh (generic questions weigh little). */
+  'meanWeight',
+  /** Share of the question's weight the best passage lacks but holds one of its five strongest co-occurring terms of (`co-occurrence.ts`). */
+  'related',
+  /** The best score minus the second best of the six (any title). */
+  'gap',
 ] as const;
 type Signal = (typeof SIGNALS)[number];
 type Row = Record<Signal, number> & {
@@ -77,6 +89,7 @@ type Row = Record<Signal, number> & {
 
 function rowsOf(dump: Dump): Row[] {
   const titleChunks = new Map(Object.entries(dump.titleChunks));
+  const neighbours = coOccurring((dump as Dump & { heldOut: string[] }).heldOut, 5, 2);
   return dump.questions.map((q) => {
     const stats = {
       chunks: q.stats.chunks,
@@ -154,7 +167,24 @@ function rowsOf(dump: Dump): Row[] {
       mean6: scores.reduce((a, b) => a + b, 0) / Math.max(scores.length, 1),
       document20: weightedCoverage(weighted, document),
       bestFirst: bestRank === 0 ? 1 : 0,
+      ...candidates(),
     };
+    function candidates() {
+      const heaviest = 1 + Math.log(1 + (stats.chunks + 0.5) / 0.5);
+      const held = weighted.filter((w) => bestTerms.some((t) => sameTerm(t, w.term)));
+      const lacking = weighted.filter((w) => !held.includes(w));
+      const relatedHeld = (w: (typeof weighted)[number]) =>
+        [...(neighbours.get(w.term) ?? [])].some(
+          (u) => bestTerms.includes(u) && !weighted.some((x) => sameTerm(x.term, u)),
+        );
+      return {
+        matchedMax: held.reduce((m, w) => Math.max(m, w.weight), 0) / heaviest,
+        matchedSum: held.reduce((m, w) => m + w.weight, 0) / heaviest,
+        meanWeight: total / Math.max(weighted.length, 1) / heaviest,
+        related: lacking.filter(relatedHeld).reduce((m, w) => m + w.weight, 0) / total,
+        gap: landed - ([...scores].sort((a, b) => b - a)[1] ?? 0),
+      };
+    }
   });
 }
 
@@ -410,6 +440,14 @@ const SUBSETS: Array<[string, Signal[]]> = [
   ],
   // What backward elimination keeps at λ 100 (`--backward`): decision 093's combiner.
   ['landed, absent share, agreement over 20, margin, first, phrase, sentence, untyped', KEPT],
+  ...(['matchedMax', 'matchedSum', 'meanWeight', 'related', 'gap'] as const).map((s): [string, Signal[]] => [
+    `decision 093's signals and ${s} (101)`,
+    [...KEPT, s],
+  ]),
+  [
+    "decision 093's signals and all five of 101",
+    [...KEPT, 'matchedMax', 'matchedSum', 'meanWeight', 'related', 'gap'],
+  ],
   ['landed, phrase', ['landed', 'phrase']],
   ['landed, untyped', ['landed', 'untyped']],
 ];

@@ -5,6 +5,7 @@ import {
   COVERED_THRESHOLD,
   judgeRelevance,
   NO_COMBINER,
+  oneSlip,
   RANKING_AGREEMENT_CENTRE,
   RANKING_AGREEMENT_WEIGHT,
   RELATED_CREDIT,
@@ -172,6 +173,58 @@ describe('accents in the relevance decision', () => {
     );
     expect(decision.covered).toBe(false);
     expect(decision.score).toBeLessThan(COVERED_THRESHOLD);
+  });
+});
+
+describe('misspelt words in the relevance decision (decision 101)', () => {
+  it('reads one slip between stems of enough letters: a letter added, dropped, changed, or two neighbours swapped', () => {
+    expect(oneSlip('zeria', 'zeira', 5)).toBe(true);
+    expect(oneSlip('gaurd', 'guard', 5)).toBe(true);
+    expect(oneSlip('mnemiopsi', 'mnemiposi', 5)).toBe(true);
+    expect(oneSlip('pleurobrachia', 'pleuobrachia', 5)).toBe(true);
+    expect(oneSlip('captain', 'captainn', 5)).toBe(true);
+    expect(oneSlip('sould', 'soul', 5)).toBe(false);
+    expect(oneSlip('abcdef', 'badcef', 5)).toBe(false);
+    expect(oneSlip('zeria', 'zeira', 0)).toBe(false);
+  });
+
+  /** A knowledge of 200 chunks: "Zeira" is in two of them, "Zeria" and "trial" in none. */
+  const stats = (df: Record<string, number>) => ({
+    chunks: 200,
+    df: new Map(Object.entries({ galor: 2, zeira: 2, showed: 30, inequality: 20, trail: 3, ...df })),
+    stopWords: new Set<string>(),
+    titleChunks: new Map(Object.entries({ 'Economic inequality': 40, Parks: 30 })),
+  });
+  const passages = [
+    passage(
+      1,
+      'Economic inequality',
+      'In 1993, Galor and Zeira showed that inequality has a lasting effect.',
+    ),
+    passage(2, 'Parks', 'The trail starts at the north gate of the park.'),
+  ];
+
+  it('matches a word no chunk holds by a passage word one slip from it: "Zeria" is the passage’s "Zeira"', () => {
+    const question = 'When did Galor and Zeria show inequality?';
+    const decision = judgeRelevance(question, passages, stats({ zeria: 0 }));
+    const strict = judgeRelevance(question, passages, stats({ zeria: 0 }), undefined, { absentSlip: 0 });
+    expect(decision.covered).toBe(true);
+    expect(decision.passages[0]?.chunk_id).toBe(1);
+    expect(strict.covered).toBe(false);
+    expect(decision.score).toBeGreaterThan(strict.score);
+  });
+
+  it('leaves a word the knowledge holds to sameTerm: "trial" is not the passage’s "trail" when some chunk says "trial"', () => {
+    const question = 'Where does the trial start?';
+    const known = stats({ trial: 4 });
+    expect(judgeRelevance(question, passages, known).score).toBe(
+      judgeRelevance(question, passages, known, undefined, { absentSlip: 0 }).score,
+    );
+    // In no chunk, it is read as a slip of "trail".
+    const absent = stats({ trial: 0 });
+    expect(judgeRelevance(question, passages, absent).score).toBeGreaterThan(
+      judgeRelevance(question, passages, absent, undefined, { absentSlip: 0 }).score,
+    );
   });
 });
 

@@ -112,6 +112,17 @@ export type RelatedScope = 'every' | 'known' | 'absent';
  */
 export const RELATED_SCOPE: RelatedScope = 'known';
 
+/**
+ * A question word that no chunk of the knowledge holds is either about another subject or misspelt
+ * ("Zeria" for the passage's "Zeira", "captian", "Home Gaurd"). Such a word is matched by a passage
+ * word one slip away — a letter added, dropped or changed, or two neighbours swapped — when the
+ * shorter of the two stems has at least this many letters. Words the knowledge holds keep
+ * `sameTerm`'s stricter rule: a known word one letter from another is more often another word.
+ * Chosen on the calibration half of the SQuAD articles (4 letters also took held-out questions;
+ * decision 101).
+ */
+export const ABSENT_SLIP_LENGTH = 5;
+
 /** Openings that say what kind of answer is wanted, not what it is about ("how long", "how often"). */
 const QUESTION_FRAME = /\bhow (?:long|far|old|big|large|tall|high|often|soon)\b/giu;
 
@@ -174,12 +185,14 @@ export type Matcher = (term: string) => readonly Hit[];
 /**
  * Which of the question's terms (by index) a passage term names, and how much, remembered for the
  * decision: the six passages share most of their words, and `sameTerm` then runs once per distinct
- * word. Without `related` words, only a word naming a question term itself counts.
+ * word. Without `related` words, only a word naming a question term itself counts; a question term
+ * marked in `loose` (absent from the knowledge) is also named by a word one slip from it.
  */
 export function termMatcher(
   question: readonly string[],
   related: readonly ReadonlySet<string>[] = [],
   credit = 0,
+  loose: { terms: readonly boolean[]; length: number } = { terms: [], length: 0 },
 ): Matcher {
   const known = new Map<string, Hit[]>();
   return (term) => {
@@ -187,7 +200,8 @@ export function termMatcher(
     if (!hits) {
       hits = [];
       for (let i = 0; i < question.length; i++) {
-        if (sameTerm(term, question[i]!)) hits.push([i, 1, true]);
+        const q = question[i]!;
+        if (sameTerm(term, q) || (loose.terms[i] && oneSlip(term, q, loose.length))) hits.push([i, 1, true]);
         else if (related[i]?.has(term)) hits.push([i, credit, false]);
       }
       known.set(term, hits);
@@ -243,6 +257,20 @@ export function sameTerm(a: string, b: string): boolean {
   )
     return true;
   return short.length >= 6 && long.length - short.length <= 1 && withinOneEdit(short, long);
+}
+
+/**
+ * Whether two stems, the shorter of at least `least` letters, are one slip apart: a letter added,
+ * dropped or changed, or two neighbouring letters swapped (`zeria`/`zeira`). 0: never.
+ */
+export function oneSlip(a: string, b: string, least: number): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (least <= 0 || short.length < least || long.length - short.length > 1) return false;
+  if (withinOneEdit(short, long)) return true;
+  if (short.length !== long.length) return false;
+  let i = 0;
+  while (short[i] === long[i]) i++;
+  return short[i] === long[i + 1] && short[i + 1] === long[i] && short.slice(i + 2) === long.slice(i + 2);
 }
 
 function withinOneEdit(a: string, b: string): boolean {
@@ -435,6 +463,7 @@ export function judgeRelevance(
   {
     relatedCredit = RELATED_CREDIT,
     relatedScope = RELATED_SCOPE,
+    absentSlip = ABSENT_SLIP_LENGTH,
     ranking = passages,
     agreement = AGREEMENT_WEIGHTS,
     combiner = COMBINER,
@@ -452,6 +481,8 @@ export function judgeRelevance(
     relatedCredit?: number;
     /** A study's choice instead of `RELATED_SCOPE`. */
     relatedScope?: RelatedScope;
+    /** A study's length instead of `ABSENT_SLIP_LENGTH` (0: absent words match only by `sameTerm`). */
+    absentSlip?: number;
   } = {},
 ): RelevanceDecision {
   const { terms, words } = questionTerms(question, stats);
@@ -463,6 +494,7 @@ export function judgeRelevance(
     terms,
     relatedTerms(question, terms, words, relatedCredit, relieved),
     relatedCredit,
+    { terms: terms.map((t) => (df.get(t) ?? 0) === 0), length: absentSlip },
   );
   const none = () => new Float64Array(terms.length);
   // Each passage is read once: what its title and heading match, and what the whole of it matches.
