@@ -4,7 +4,8 @@
  *  1. one visitor, back to back, as the client waits: a visitor's `POST /api/widget/v1/messages/`
  *     sent → the first delta of its answer received on the visitor's event stream, alternated with
  *     the owner's `send-message` sent → first delta received on the owner's socket (the reference
- *     path), their p50 gap, and the server's own part of each (arrival → first delta written);
+ *     path), their p50 gap, the server's own part of each (arrival → first delta written), and
+ *     each one's wait per step (`split.ts`);
  *  2. 200 visitors at once, each with its own token and event stream, asking MESSAGES questions in
  *     one conversation: every message and every answer must be stored and every answer must reach
  *     its visitor's stream complete ("no message lost"); prints the visitor-side time to the first
@@ -17,6 +18,7 @@
 import WebSocket from 'ws';
 import { startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
+import { split } from './split.ts';
 import { type ChatEvent, enableWidget, openVisitor } from './widget-client.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 50);
@@ -116,6 +118,10 @@ console.log(
 );
 console.log(line('1 visitor  widget server: arrival → first delta written         ', serverTimes(widgetIds)));
 console.log(line('1 owner    chat   server: arrival → first delta written         ', serverTimes(chatIds)));
+const withReceipt = (ids: Asked[], firstDelta: Map<string, number>) =>
+  ids.map((asked) => ({ ...asked, receivedAt: firstDelta.get(asked.answer) }));
+console.log(`1 visitor  widget split, p50 ms: ${split(timings, withReceipt(widgetIds, one.firstDelta))}`);
+console.log(`1 owner    chat   split, p50 ms: ${split(timings, withReceipt(chatIds, ownerFirstDelta))}`);
 
 // 2. Many visitors at once.
 const started = performance.now();
