@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HANDED_BACK_NOTICE } from '@cairn/contracts/conversation-notices';
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot, TWidgetEvent, TWidgetMessage } from '@cairn/contracts/widget';
@@ -386,6 +388,41 @@ describe('visitor API', () => {
       handled_by: 'assistant',
       started_on: 'https://shop.example.com/products/x200',
     });
+  });
+
+  it("hands an event to the visitor's connection at once, not after the rest of the tick", async () => {
+    const token = await newVisitorToken();
+    let response: ServerResponse | undefined;
+    const capture = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith('/api/widget/v1/events/')) response = res;
+    };
+    t.app.server.prependListener('request', capture);
+    const stream = await visitorEvents(token);
+    t.app.server.off('request', capture);
+    const visitorUuid = (
+      JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { v: string }
+    ).v;
+    const chatroom = randomUUID();
+    const sent = t.app.realtime.publish(owner.user.id, {
+      event: 'message',
+      data: {
+        kind: 'delta',
+        application_uuid: appUuid,
+        chatroom_uuid: chatroom,
+        visitor_uuid: visitorUuid,
+        message_uuid: randomUUID(),
+        run: 0,
+        offset: 0,
+        delta: 'Hello',
+      },
+    });
+    // Still in the publishing turn: what follows it in this tick (an answer's remaining text, its
+    // final write) must not hold the delta back in a corked socket.
+    expect(response?.socket?.writableCorked).toBe(0);
+    expect(response?.socket?.writableLength).toBe(0);
+    await sent;
+    await stream.waitFor((e) => e.kind === 'delta' && e.conversation_uuid === chatroom);
+    await stream.close();
   });
 
   it('keeps each visitor to their own conversations, and refuses bad and oversized input', async () => {
