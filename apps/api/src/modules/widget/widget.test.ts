@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
 import { REFUSED_ORIGINS_KEPT } from './refused-origins.ts';
-import { authenticateVisitor } from './visitor-auth.ts';
+import { authenticateVisitorIn } from './visitor-auth.ts';
 import { sweepWidgetUsage } from './visitor-limits.ts';
 
 const SHOP = 'https://shop.example.com';
@@ -867,14 +867,16 @@ describe('human takeover', () => {
     const token = await newVisitorToken();
     const first = await visitor(token).call('POST', '/messages/', { conversation_uuid: null, message: 'Hi' });
     const room = first.body.conversation.uuid;
-    // Both in one tick, straight to the handler: each reads the conversation before either changes it
-    // (over HTTP the test database runs them one after the other).
-    const context = await authenticateVisitor(t.app, {
-      headers: { authorization: `Bearer ${token}` },
-    } as FastifyRequest);
+    // Both in one tick, straight to the handler, with the conversation as it was read before either
+    // changes it (over HTTP the test database runs them one after the other).
+    const { visitor: context, chatroom } = await authenticateVisitorIn(
+      t.app,
+      { headers: { authorization: `Bearer ${token}` } } as FastifyRequest,
+      room,
+    );
     const [a, b] = await Promise.all([
-      requestHandoff(t.app, context, room),
-      requestHandoff(t.app, context, room),
+      requestHandoff(t.app, context, chatroom),
+      requestHandoff(t.app, context, chatroom),
     ]);
     // The one that did not change the conversation answers with it as the other left it.
     expect(a).toMatchObject({ handled_by: 'human', waiting_since: expect.any(String) });
