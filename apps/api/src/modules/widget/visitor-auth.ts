@@ -1,4 +1,5 @@
 import { VISITOR_TOKEN_PREFIX } from '@cairn/contracts/widget';
+import type { Db } from '@cairn/db/client';
 import { applications, chatrooms, widgets } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -46,6 +47,27 @@ export async function authenticateVisitorIn(
   return { visitor, chatroom };
 }
 
+function prepareVisitorLookup(db: Db) {
+  return db
+    .select({ application: applications, widget: widgets, chatroom: chatrooms })
+    .from(applications)
+    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
+    .leftJoin(
+      chatrooms,
+      and(
+        eq(chatrooms.uuid, sql.placeholder('conversation')),
+        eq(chatrooms.applicationId, applications.id),
+        eq(chatrooms.visitorUuid, sql.placeholder('visitor')),
+      ),
+    )
+    .where(eq(applications.uuid, sql.placeholder('application')))
+    .prepare('visitor_lookup');
+}
+
+// Every visitor call runs it: built once per database handle, as the owner's token and application
+// lookups are (drizzle's query building costs about as much as PGlite running it).
+const visitorLookups = new WeakMap<Db, ReturnType<typeof prepareVisitorLookup>>();
+
 async function readVisitor(
   app: Ctx,
   request: FastifyRequest,
@@ -60,22 +82,17 @@ async function readVisitor(
   }
   const claims = app.visitorTokens.verify(match[1], options);
   if (!claims) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
-  // One round trip for all of them: every visitor call pays it.
-  const [row] = await app.db
-    .select({ application: applications, widget: widgets, chatroom: chatrooms })
-    .from(applications)
-    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
-    .leftJoin(
-      chatrooms,
-      conversationUuid === undefined
-        ? sql`false`
-        : and(
-            eq(chatrooms.uuid, conversationUuid),
-            eq(chatrooms.applicationId, applications.id),
-            eq(chatrooms.visitorUuid, claims.v),
-          ),
-    )
-    .where(eq(applications.uuid, claims.a));
+  let lookup = visitorLookups.get(app.db);
+  if (!lookup) {
+    lookup = prepareVisitorLookup(app.db);
+    visitorLookups.set(app.db, lookup);
+  }
+  // One round trip for all of them (no conversation named: none matches a null uuid).
+  const [row] = await lookup.execute({
+    application: claims.a,
+    visitor: claims.v,
+    conversation: conversationUuid ?? null,
+  });
   if (!row) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
   const { application } = row;
   const widget = widgetOf(application, row.widget ?? undefined);
