@@ -41,6 +41,11 @@ const arrival = new Map<string, number>();
 const firstWrite = new Map<string, number>();
 const ended = new Map<string, number>();
 const firstDelta = new Map<string, number>();
+/**
+ * Answers whose first delta a visitor's event stream wrote: for them that write is the one that
+ * counts, not the owner's socket (which hears a visitor's answers too, and earlier).
+ */
+const streamed = new Set<string>();
 /** Answer uuid → its steps to the first delta (the first time each was reached). */
 const phases = new Map<string, Record<string, number>>();
 subscribe(ANSWER_PHASES_CHANNEL, (message) => {
@@ -70,14 +75,17 @@ const bench = await startBench({
   role: options.role,
 });
 bench.app.server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-  // A widget visitor's event stream: clock the first delta it writes for each answer, as for sockets.
+  // A widget visitor's event stream: clock the first delta it writes for each answer.
   if (req.url?.startsWith('/api/widget/v1/events/')) {
     const write = res.write;
     res.write = function timedEvent(this: ServerResponse, ...args: Parameters<typeof write>) {
       const data = args[0];
       if (typeof data === 'string' && data.includes('"offset":0,')) {
         const uuid = /"message_uuid":"([^"]+)"/.exec(data)?.[1];
-        if (uuid && !firstDelta.has(uuid)) firstDelta.set(uuid, performance.now());
+        if (uuid && !streamed.has(uuid)) {
+          streamed.add(uuid);
+          firstDelta.set(uuid, performance.now());
+        }
       }
       return write.apply(this, args);
     } as typeof write;

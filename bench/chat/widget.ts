@@ -4,7 +4,10 @@
  *  1. one visitor, back to back, as the client waits: a visitor's `POST /api/widget/v1/messages/`
  *     sent → the first delta of its answer received on the visitor's event stream, alternated with
  *     the owner's `send-message` sent → first delta received on the owner's socket (the reference
- *     path), their p50 gap, and the server's own part of each (arrival → first delta written);
+ *     path), their p50 gap, the server's own part of each (arrival → first delta written), and
+ *     each one's wait per step (`split.ts`). The visitor asks in one conversation; the owner starts
+ *     a new chat for each question, or with `--owner-continues` asks in one chatroom too (then
+ *     both pay a conversation's history);
  *  2. 200 visitors at once, each with its own token and event stream, asking MESSAGES questions in
  *     one conversation: every message and every answer must be stored and every answer must reach
  *     its visitor's stream complete ("no message lost"); prints the visitor-side time to the first
@@ -12,17 +15,19 @@
  * The server, the model server and these clients each run in a process of their own.
  *
  *   npx tsx bench/chat/widget.ts [--data-dir DIR] [--database-url postgres://…] [--rounds 50]
- *     [--chunks 10000] [--visitors 200] [--messages 3]
+ *     [--chunks 10000] [--visitors 200] [--messages 3] [--owner-continues]
  */
 import WebSocket from 'ws';
 import { startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
+import { split } from './split.ts';
 import { type ChatEvent, enableWidget, openVisitor } from './widget-client.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 50);
 const CHUNKS = Number(flag('--chunks') ?? 10_000);
 const VISITORS = Number(flag('--visitors') ?? 200);
 const MESSAGES = Number(flag('--messages') ?? 3);
+const OWNER_CONTINUES = process.argv.includes('--owner-continues');
 
 const server = await startServerChild({
   label: 'widget',
@@ -57,6 +62,8 @@ ownerSocket.on('message', (raw) => {
 await new Promise((resolve) => ownerSocket.once('message', resolve));
 let asked = 0;
 let seq = 0;
+/** With --owner-continues, the owner's questions go on in one chatroom, as the visitor's do. */
+let ownerChatroom = 'new_chat';
 async function askOwner(): Promise<{ id: string; answer: string; sentAt: number }> {
   const id = `chat-${seq++}`;
   const sentAt = performance.now();
@@ -64,12 +71,14 @@ async function askOwner(): Promise<{ id: string; answer: string; sentAt: number 
     method: 'POST',
     headers: { ...ownerAuth, 'x-bench-id': id },
     body: JSON.stringify({
-      chatroom_identifier: 'new_chat',
+      chatroom_identifier: ownerChatroom,
       message: claims[asked++ % claims.length],
       sender_identifier: `reg_${owner.id}`,
     }),
   });
-  const answer = ((await res.json()) as { answer: { uuid: string } }).answer.uuid;
+  const body = (await res.json()) as { chatroom: { uuid: string }; answer: { uuid: string } };
+  if (OWNER_CONTINUES) ownerChatroom = body.chatroom.uuid;
+  const answer = body.answer.uuid;
   if (!ownerDone.has(answer)) await new Promise<void>((resolve) => ownerFinals.set(answer, resolve));
   return { id, answer, sentAt };
 }
@@ -81,7 +90,8 @@ function line(label: string, values: number[]) {
 }
 
 console.log(
-  `database=${server.databaseKind} chunks=${server.chunks} model=openai-compatible (local, streams at once); clients in their own process`,
+  `database=${server.databaseKind} chunks=${server.chunks} model=openai-compatible (local, streams at once); clients in their own process; ` +
+    `owner: ${OWNER_CONTINUES ? 'one chatroom' : 'a new chat per question'}`,
 );
 
 // 1. One visitor, alternating with the owner's chat.
@@ -116,6 +126,10 @@ console.log(
 );
 console.log(line('1 visitor  widget server: arrival → first delta written         ', serverTimes(widgetIds)));
 console.log(line('1 owner    chat   server: arrival → first delta written         ', serverTimes(chatIds)));
+const withReceipt = (ids: Asked[], firstDelta: Map<string, number>) =>
+  ids.map((asked) => ({ ...asked, receivedAt: firstDelta.get(asked.answer) }));
+console.log(`1 visitor  widget split, p50 ms: ${split(timings, withReceipt(widgetIds, one.firstDelta))}`);
+console.log(`1 owner    chat   split, p50 ms: ${split(timings, withReceipt(chatIds, ownerFirstDelta))}`);
 
 // 2. Many visitors at once.
 const started = performance.now();

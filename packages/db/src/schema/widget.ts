@@ -1,16 +1,5 @@
 import { WIDGET_REFUSAL_REASONS } from '@cairn/contracts/widget';
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from './accounts.ts';
 import { applications } from './applications.ts';
 
@@ -30,24 +19,24 @@ export const widgets = pgTable('widgets', {
 });
 
 /**
- * One row per accepted visitor message, counted for the per-visitor and per-address limits. The
- * address is stored as an HMAC (never in clear); rows older than a day are pruned.
+ * Accepted visitor messages per hour, per visitor (`key` = the visitor's uuid) and per address
+ * (`key` = an HMAC of it, never the address in clear), counted for the widget's limits. A limit
+ * check reads at most 25 rows per key whatever the traffic (one address behind a NAT sends many
+ * messages a day); rows older than the day's window are pruned.
  */
-export const widgetUsage = pgTable(
-  'widget_usage',
+export const widgetUsageHours = pgTable(
+  'widget_usage_hours',
   {
-    id: serial('id').primaryKey(),
     applicationId: integer('application_id')
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
-    visitorUuid: uuid('visitor_uuid').notNull(),
-    ipHash: text('ip_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    keyKind: text('key_kind', { enum: ['visitor', 'ip'] }).notNull(),
+    key: text('key').notNull(),
+    /** The hour's start (UTC). */
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    messages: integer('messages').notNull().default(1),
   },
-  (t) => [
-    index('widget_usage_visitor_idx').on(t.applicationId, t.visitorUuid, t.createdAt),
-    index('widget_usage_ip_idx').on(t.applicationId, t.ipHash, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.applicationId, t.keyKind, t.key, t.hour] })],
 );
 
 /**

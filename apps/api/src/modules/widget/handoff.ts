@@ -4,10 +4,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { AppError } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
 import { announceHandBack, handBackInTransaction } from '../chatrooms/hand-back.ts';
-import { serializeChatroom } from '../chatrooms/serialize-chat.ts';
+import { type ChatroomRow, serializeChatroom } from '../chatrooms/serialize-chat.ts';
 import { widgetConversationOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
-import { findVisitorChatroom } from './visitor-conversations.ts';
 import { loadWidget } from './widget-settings.ts';
 
 export const HANDOFF_TIMEOUT_QUEUE = 'widget-handoff-timeout';
@@ -25,11 +24,10 @@ interface HandoffTimeoutJob {
 export async function requestHandoff(
   app: Ctx,
   visitor: VisitorContext,
-  conversationUuid: string,
+  chatroom: ChatroomRow,
 ): Promise<TWidgetConversation> {
   const { application, widget } = visitor;
   if (!widget.takeover.enabled) throw new AppError('forbidden', 'Talking to a person is not available here.');
-  const chatroom = await findVisitorChatroom(app.db, visitor, conversationUuid);
   // Only a conversation the assistant handles, not already waiting, is changed. The condition is in
   // the update itself, so of two requests at once one changes the row and tells the owner; the other
   // answers with the conversation as it now is.

@@ -1,10 +1,12 @@
 import { VISITOR_TOKEN_PREFIX } from '@cairn/contracts/widget';
-import { applications, widgets } from '@cairn/db/schema';
-import { eq } from 'drizzle-orm';
+import type { Db } from '@cairn/db/client';
+import { applications, chatrooms, widgets } from '@cairn/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/app-error.ts';
+import { AppError, notFound } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
+import type { ChatroomRow } from '../chatrooms/serialize-chat.ts';
 import type { VisitorClaims } from './visitor-token.ts';
 import { type Widget, widgetOf } from './widget-settings.ts';
 
@@ -27,6 +29,51 @@ export async function authenticateVisitor(
   request: FastifyRequest,
   options: { renewal?: boolean } = {},
 ): Promise<VisitorContext> {
+  return (await readVisitor(app, request, options)).visitor;
+}
+
+/**
+ * The visitor (as `authenticateVisitor`) and their own conversation `conversationUuid`, a 404
+ * whether absent or someone else's: read in the same round trip as the application and the widget,
+ * one statement fewer on every message a visitor sends in a conversation.
+ */
+export async function authenticateVisitorIn(
+  app: Ctx,
+  request: FastifyRequest,
+  conversationUuid: string,
+): Promise<{ visitor: VisitorContext; chatroom: ChatroomRow }> {
+  const { visitor, chatroom } = await readVisitor(app, request, {}, conversationUuid);
+  if (!chatroom) throw notFound('Conversation not found.');
+  return { visitor, chatroom };
+}
+
+function prepareVisitorLookup(db: Db) {
+  return db
+    .select({ application: applications, widget: widgets, chatroom: chatrooms })
+    .from(applications)
+    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
+    .leftJoin(
+      chatrooms,
+      and(
+        eq(chatrooms.uuid, sql.placeholder('conversation')),
+        eq(chatrooms.applicationId, applications.id),
+        eq(chatrooms.visitorUuid, sql.placeholder('visitor')),
+      ),
+    )
+    .where(eq(applications.uuid, sql.placeholder('application')))
+    .prepare('visitor_lookup');
+}
+
+// Every visitor call runs it: built once per database handle, as the owner's token and application
+// lookups are (drizzle's query building costs about as much as PGlite running it).
+const visitorLookups = new WeakMap<Db, ReturnType<typeof prepareVisitorLookup>>();
+
+async function readVisitor(
+  app: Ctx,
+  request: FastifyRequest,
+  options: { renewal?: boolean },
+  conversationUuid?: string,
+): Promise<{ visitor: VisitorContext; chatroom: ChatroomRow | null }> {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization?.trim() ?? '');
   if (!match?.[1]?.startsWith(VISITOR_TOKEN_PREFIX)) {
     throw unauthorized(
@@ -35,17 +82,22 @@ export async function authenticateVisitor(
   }
   const claims = app.visitorTokens.verify(match[1], options);
   if (!claims) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
-  // One round trip for both: every visitor call pays it.
-  const [row] = await app.db
-    .select({ application: applications, widget: widgets })
-    .from(applications)
-    .leftJoin(widgets, eq(widgets.applicationId, applications.id))
-    .where(eq(applications.uuid, claims.a));
+  let lookup = visitorLookups.get(app.db);
+  if (!lookup) {
+    lookup = prepareVisitorLookup(app.db);
+    visitorLookups.set(app.db, lookup);
+  }
+  // One round trip for all of them (no conversation named: none matches a null uuid).
+  const [row] = await lookup.execute({
+    application: claims.a,
+    visitor: claims.v,
+    conversation: conversationUuid ?? null,
+  });
   if (!row) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
   const { application } = row;
   const widget = widgetOf(application, row.widget ?? undefined);
   if (!widget.enabled || !widget.allowed_origins.includes(claims.o)) {
     throw new AppError('forbidden', 'This chat is not available on this website.');
   }
-  return { claims, application, widget };
+  return { visitor: { claims, application, widget }, chatroom: row.chatroom };
 }

@@ -6,7 +6,6 @@ import {
   visitorSenderOf,
   type ZWidgetSendRequest,
 } from '@cairn/contracts/widget';
-import type { Db } from '@cairn/db/client';
 import { chatrooms, messages } from '@cairn/db/schema';
 import { and, asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -14,34 +13,18 @@ import { notFound } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
 import { postMessage } from '../chatrooms/post-message.ts';
 import { publishMessageUpdated } from '../chatrooms/publish-chat-event.ts';
-import { serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
+import { type ChatroomRow, serializeChatroom, serializeMessage } from '../chatrooms/serialize-chat.ts';
 import { storeRating } from '../chatrooms/set-feedback.ts';
 import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { takeVisitorMessage } from './visitor-limits.ts';
 
-/** The visitor's own chatroom of this application, or a 404 whether absent or someone else's. */
-export async function findVisitorChatroom(db: Db, visitor: VisitorContext, conversationUuid: string) {
-  const [row] = await db
-    .select()
-    .from(chatrooms)
-    .where(
-      and(
-        eq(chatrooms.uuid, conversationUuid),
-        eq(chatrooms.applicationId, visitor.application.id),
-        eq(chatrooms.visitorUuid, visitor.claims.v),
-      ),
-    );
-  if (!row) throw notFound('Conversation not found.');
-  return row;
-}
-
+/** A conversation of the visitor's (`authenticateVisitorIn`) with its messages. */
 export async function getVisitorConversation(
   { db }: Pick<Ctx, 'db'>,
   visitor: VisitorContext,
-  conversationUuid: string,
+  chatroom: ChatroomRow,
 ): Promise<TWidgetConversationMessages> {
-  const chatroom = await findVisitorChatroom(db, visitor, conversationUuid);
   const rows = await db
     .select()
     .from(messages)
@@ -61,18 +44,16 @@ export async function getVisitorConversation(
 const withoutQuery = (url: string) => url.split(/[?#]/, 1)[0] || null;
 
 /**
- * A visitor's message: within the limits, into their conversation (or a new widget chatroom that
- * remembers the page it started on), answered unless a person handles the conversation.
+ * A visitor's message: within the limits, into their conversation (`authenticateVisitorIn`; none: a
+ * new widget chatroom that remembers the page it started on), answered unless a person handles it.
  */
 export async function sendVisitorMessage(
   app: Ctx,
   visitor: VisitorContext,
+  chatroom: ChatroomRow | undefined,
   ip: string,
   input: z.output<typeof ZWidgetSendRequest>,
 ): Promise<TWidgetSendResponse> {
-  const chatroom = input.conversation_uuid
-    ? await findVisitorChatroom(app.db, visitor, input.conversation_uuid)
-    : undefined;
   await takeVisitorMessage(app, visitor, ip);
   const posted = await postMessage(app, {
     application: visitor.application,

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestHandoff } from './handoff.ts';
-import { authenticateVisitor } from './visitor-auth.ts';
+import { authenticateVisitor, authenticateVisitorIn } from './visitor-auth.ts';
 import { getVisitorConversation, sendVisitorMessage, setVisitorFeedback } from './visitor-conversations.ts';
 import { streamVisitorEvents } from './widget-events.ts';
 
@@ -58,8 +58,8 @@ export default async function visitorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const visitor = await authenticateVisitor(app, request);
-      return getVisitorConversation(app, visitor, request.params.conversationId);
+      const { visitor, chatroom } = await authenticateVisitorIn(app, request, request.params.conversationId);
+      return getVisitorConversation(app, visitor, chatroom);
     },
   );
 
@@ -77,9 +77,12 @@ export default async function visitorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const visitor = await authenticateVisitor(app, request);
+      const conversation = request.body.conversation_uuid;
+      const { visitor, chatroom } = conversation
+        ? await authenticateVisitorIn(app, request, conversation)
+        : { visitor: await authenticateVisitor(app, request), chatroom: undefined };
       reply.status(201);
-      return sendVisitorMessage(app, visitor, request.ip, request.body);
+      return sendVisitorMessage(app, visitor, chatroom, request.ip, request.body);
     },
   );
 
@@ -112,8 +115,8 @@ export default async function visitorRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const visitor = await authenticateVisitor(app, request);
-      return requestHandoff(app, visitor, request.params.conversationId);
+      const { visitor, chatroom } = await authenticateVisitorIn(app, request, request.params.conversationId);
+      return requestHandoff(app, visitor, chatroom);
     },
   );
 

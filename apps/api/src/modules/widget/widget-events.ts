@@ -67,7 +67,12 @@ export async function streamVisitorEvents(
   let ready = false;
   const early: TMessageEvent[] = [];
   const raw = reply.raw;
-  const write = (event: TWidgetEvent) => raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+  const write = (event: TWidgetEvent) => {
+    raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
+    // A response's write corks its socket until the next tick, and that tick waits for every
+    // microtask queued behind this one (the rest of the answer, streamed at once): send it now.
+    raw.uncork();
+  };
   const deliver = (e: TMessageEvent) => {
     if (e.application_uuid !== application.uuid) return;
     const event = toWidgetEvent(e, mine, claims.v, show);

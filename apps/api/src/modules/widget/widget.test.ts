@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HANDED_BACK_NOTICE } from '@cairn/contracts/conversation-notices';
 import { DEFAULT_NOTIFICATION_PROFILE } from '@cairn/contracts/notifications';
 import type { TWidgetBoot, TWidgetEvent, TWidgetMessage } from '@cairn/contracts/widget';
@@ -8,7 +10,8 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { endUnansweredHandoff, HANDOFF_TIMEOUT_QUEUE, requestHandoff } from './handoff.ts';
 import { REFUSED_ORIGINS_KEPT } from './refused-origins.ts';
-import { authenticateVisitor } from './visitor-auth.ts';
+import { authenticateVisitorIn } from './visitor-auth.ts';
+import { sweepWidgetUsage } from './visitor-limits.ts';
 
 const SHOP = 'https://shop.example.com';
 const OTHER = 'https://evil.example.net';
@@ -387,6 +390,41 @@ describe('visitor API', () => {
     });
   });
 
+  it("hands an event to the visitor's connection at once, not after the rest of the tick", async () => {
+    const token = await newVisitorToken();
+    let response: ServerResponse | undefined;
+    const capture = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith('/api/widget/v1/events/')) response = res;
+    };
+    t.app.server.prependListener('request', capture);
+    const stream = await visitorEvents(token);
+    t.app.server.off('request', capture);
+    const visitorUuid = (
+      JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { v: string }
+    ).v;
+    const chatroom = randomUUID();
+    const sent = t.app.realtime.publish(owner.user.id, {
+      event: 'message',
+      data: {
+        kind: 'delta',
+        application_uuid: appUuid,
+        chatroom_uuid: chatroom,
+        visitor_uuid: visitorUuid,
+        message_uuid: randomUUID(),
+        run: 0,
+        offset: 0,
+        delta: 'Hello',
+      },
+    });
+    // Still in the publishing turn: what follows it in this tick (an answer's remaining text, its
+    // final write) must not hold the delta back in a corked socket.
+    expect(response?.socket?.writableCorked).toBe(0);
+    expect(response?.socket?.writableLength).toBe(0);
+    await sent;
+    await stream.waitFor((e) => e.kind === 'delta' && e.conversation_uuid === chatroom);
+    await stream.close();
+  });
+
   it('keeps each visitor to their own conversations, and refuses bad and oversized input', async () => {
     const alice = await newVisitorToken();
     const mallory = await newVisitorToken();
@@ -491,9 +529,11 @@ describe('visitor API', () => {
     expect(limited.headers.get('retry-after')).toBe('3600');
     // Another visitor is not held back by it.
     expect((await visitor(await newVisitorToken()).call('POST', '/messages/', send)).status).toBe(201);
-    const { rows } = await t.database.query<{ n: number }>('SELECT count(*)::int AS n FROM widget_usage');
+    const { rows } = await t.database.query<{ n: number }>(
+      "SELECT sum(messages)::int AS n FROM widget_usage_hours WHERE key_kind = 'visitor'",
+    );
     expect(rows[0]!.n).toBeGreaterThanOrEqual(3);
-    expect(JSON.stringify(await t.database.query('SELECT ip_hash FROM widget_usage'))).not.toContain(
+    expect(JSON.stringify(await t.database.query('SELECT key FROM widget_usage_hours'))).not.toContain(
       '127.0.0.1',
     );
     // Per address across visitors.
@@ -501,6 +541,74 @@ describe('visitor API', () => {
     const limitedByIp = await visitor(await newVisitorToken()).call('POST', '/messages/', send);
     expect(limitedByIp.status).toBe(429);
     await patchWidget({ limits: { ip_messages_per_hour: 120, limit_message: 'Limit reached.' } });
+  });
+
+  it('counts by the hour: the last hour and day per visitor and per address, old hours swept', async () => {
+    const [{ id: applicationId }] = (
+      await t.database.query<{ id: number }>('SELECT id FROM applications WHERE uuid = $1', [appUuid])
+    ).rows as [{ id: number }];
+    /** Adds messages to a key's count for the hour `hoursAgo` before this one. */
+    const countedBefore = (kind: 'visitor' | 'ip', key: string, hoursAgo: number, messages: number) =>
+      t.database.query(
+        `INSERT INTO widget_usage_hours (application_id, key_kind, key, hour, messages)
+         VALUES ($1, $2, $3, date_trunc('hour', now(), 'UTC') - make_interval(hours => $4), $5)
+         ON CONFLICT (application_id, key_kind, key, hour)
+         DO UPDATE SET messages = widget_usage_hours.messages + excluded.messages`,
+        [applicationId, kind, key, hoursAgo, messages],
+      );
+    const send = { conversation_uuid: null, message: 'Hello' };
+    const ask = async (token: string) => (await visitor(token).call('POST', '/messages/', send)).status;
+    const uuidOf = (token: string) =>
+      (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { v: string }).v;
+    await patchWidget({
+      limits: {
+        visitor_messages_per_hour: 1,
+        visitor_messages_per_day: 20,
+        ip_messages_per_hour: 120,
+        ip_messages_per_day: 500,
+      },
+    });
+
+    // The previous hour's message still counts for the last hour, however late in it it was.
+    const late = await newVisitorToken();
+    await countedBefore('visitor', uuidOf(late), 1, 1);
+    expect(await ask(late)).toBe(429);
+    // Two hours ago counts for the day only.
+    const daily = await newVisitorToken();
+    await countedBefore('visitor', uuidOf(daily), 2, 19);
+    expect(await ask(daily)).toBe(201);
+    await patchWidget({ limits: { visitor_messages_per_hour: 30 } });
+    expect(await ask(daily)).toBe(429);
+    // More than a day ago counts for nothing.
+    const yesterday = await newVisitorToken();
+    await countedBefore('visitor', uuidOf(yesterday), 25, 100);
+    expect(await ask(yesterday)).toBe(201);
+
+    // The address, across visitors: 500 a day, whoever sent them.
+    const { rows } = await t.database.query<{ key: string }>(
+      "SELECT key FROM widget_usage_hours WHERE key_kind = 'ip' AND application_id = $1 LIMIT 1",
+      [applicationId],
+    );
+    const address = rows[0]!.key;
+    await countedBefore('ip', address, 23, 500);
+    expect(await ask(await newVisitorToken())).toBe(429);
+    await t.database.query(
+      "UPDATE widget_usage_hours SET hour = hour - interval '2 hours' WHERE messages = 500",
+    );
+    expect(await ask(await newVisitorToken())).toBe(201);
+
+    // The sweep deletes the hours no window reads, and only those.
+    const hours = () =>
+      t.database.query<{ messages: number }>(
+        'SELECT messages FROM widget_usage_hours WHERE application_id = $1 ORDER BY messages',
+        [applicationId],
+      );
+    const before = (await hours()).rows.map((r) => r.messages);
+    await sweepWidgetUsage(t.app, applicationId);
+    const after = (await hours()).rows.map((r) => r.messages);
+    expect(before).toEqual(expect.arrayContaining([100, 500]));
+    expect(after).toEqual(before.filter((n) => n !== 100 && n !== 500));
+    await patchWidget({ limits: { visitor_messages_per_hour: 30, visitor_messages_per_day: 100 } });
   });
 });
 
@@ -759,14 +867,16 @@ describe('human takeover', () => {
     const token = await newVisitorToken();
     const first = await visitor(token).call('POST', '/messages/', { conversation_uuid: null, message: 'Hi' });
     const room = first.body.conversation.uuid;
-    // Both in one tick, straight to the handler: each reads the conversation before either changes it
-    // (over HTTP the test database runs them one after the other).
-    const context = await authenticateVisitor(t.app, {
-      headers: { authorization: `Bearer ${token}` },
-    } as FastifyRequest);
+    // Both in one tick, straight to the handler, with the conversation as it was read before either
+    // changes it (over HTTP the test database runs them one after the other).
+    const { visitor: context, chatroom } = await authenticateVisitorIn(
+      t.app,
+      { headers: { authorization: `Bearer ${token}` } } as FastifyRequest,
+      room,
+    );
     const [a, b] = await Promise.all([
-      requestHandoff(t.app, context, room),
-      requestHandoff(t.app, context, room),
+      requestHandoff(t.app, context, chatroom),
+      requestHandoff(t.app, context, chatroom),
     ]);
     // The one that did not change the conversation answers with it as the other left it.
     expect(a).toMatchObject({ handled_by: 'human', waiting_since: expect.any(String) });
