@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { TMessageEvent } from '@cairn/contracts/chat';
 import { BUILTIN_EMBEDDING_MODEL, BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import WebSocket from 'ws';
+import { answerSplit } from './answer-split.ts';
 import { type ServerTimings, startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
 
@@ -135,59 +136,21 @@ function serverTimes(timings: ServerTimings, ids: string[]): number[] {
   });
 }
 
-/**
- * Where each answer's wait went, per step, on one epoch clock (each process's `timeOrigin` +
- * `performance.now()`): the request queueing before the server reads it, the server's steps
- * (`answer-phases.ts`), and the frame's way back. p50 of each step (p50s do not add up to the
- * p50 of the whole).
- */
-function split(timings: ServerTimings, ids: string[]): string {
-  const steps: Array<[string, number[]]> = [
-    'queued before read',
-    'read → stored',
-    'stored → started',
-    'started → searched',
-    'searched → model called',
-    "model called → model's first text",
-    'searched → first text, no model called (built-in answerer, refusal)',
-    'first text → written on socket',
-    'written → received',
-  ].map((label) => [label, []]);
-  const add = (i: number, from?: number, to?: number) => {
-    if (from !== undefined && to !== undefined) steps[i]![1].push(to - from);
-  };
-  for (const id of ids) {
-    const answer = asked.get(id)!;
-    const server = (t?: number) => (t === undefined ? undefined : timings.origin + t);
-    const marks = timings.phases[answer] ?? {};
-    const sent = performance.timeOrigin + sentAt.get(id)!;
-    const arrived = server(timings.arrival[id]);
-    const received = firstDeltaAt.get(answer);
-    add(0, sent, arrived);
-    add(1, arrived, server(marks.stored));
-    add(2, server(marks.stored), server(marks.started));
-    add(3, server(marks.started), server(marks.searched));
-    add(4, server(marks.searched), server(marks['model-called']));
-    add(5, server(marks['model-called']), server(marks['first-text']));
-    if (marks['model-called'] === undefined) add(6, server(marks.searched), server(marks['first-text']));
-    add(7, server(marks['first-text']), server(timings.firstDelta[answer]));
-    add(
-      8,
-      server(timings.firstDelta[answer]),
-      received === undefined ? undefined : performance.timeOrigin + received,
-    );
-  }
-  return steps
-    .filter(([, values]) => values.length)
-    .map(
-      ([label, values]) =>
-        `${label} ${percentile(
-          [...values].sort((a, b) => a - b),
-          50,
-        ).toFixed(1)}`,
-    )
-    .join(' | ');
-}
+/** Each answer's split (`answer-split.ts`): the first delta written on a socket and received. */
+const split = (timings: ServerTimings, ids: string[]) =>
+  answerSplit(
+    timings,
+    ids.map((id) => {
+      const answer = asked.get(id)!;
+      return {
+        id,
+        answer,
+        sent: sentAt.get(id)!,
+        written: timings.firstDelta[answer],
+        received: firstDeltaAt.get(answer),
+      };
+    }),
+  );
 
 function line(label: string, values: number[], expected: number) {
   const sorted = [...values].sort((a, b) => a - b);
