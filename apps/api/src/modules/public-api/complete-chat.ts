@@ -8,7 +8,7 @@ import type {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../lib/ctx.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
-import { openEventStream } from './open-event-stream.ts';
+import { openEventStream, sendEvents } from './open-event-stream.ts';
 import { modelNotFound } from './openai-error.ts';
 import { requestConversation } from './request-conversation.ts';
 import {
@@ -113,7 +113,7 @@ export async function completeChat(
 
   function write(step: AnswerStep) {
     if (step.kind === 'text') {
-      res.write(delta(step.text));
+      sendEvents(res, delta(step.text));
       return;
     }
     if (step.kind === 'restarted' || step.kind === 'interrupted') {
