@@ -17,9 +17,9 @@ import path from 'node:path';
 import type { TMessageEvent } from '@cairn/contracts/chat';
 import { BUILTIN_EMBEDDING_MODEL, BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
 import WebSocket from 'ws';
+import { answerSplit } from './answer-split.ts';
 import { type ServerTimings, startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
-import { split } from './split.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 100);
 const CHUNKS = Number(flag('--chunks') ?? 10_000);
@@ -136,6 +136,22 @@ function serverTimes(timings: ServerTimings, ids: string[]): number[] {
   });
 }
 
+/** Each answer's split (`answer-split.ts`): the first delta written on a socket and received. */
+const split = (timings: ServerTimings, ids: string[]) =>
+  answerSplit(
+    timings,
+    ids.map((id) => {
+      const answer = asked.get(id)!;
+      return {
+        id,
+        answer,
+        sent: sentAt.get(id)!,
+        written: timings.firstDelta[answer],
+        received: firstDeltaAt.get(answer),
+      };
+    }),
+  );
+
 function line(label: string, values: number[], expected: number) {
   const sorted = [...values].sort((a, b) => a - b);
   const missing = expected - sorted.length;
@@ -194,11 +210,7 @@ const report = (label: string, phase: { ids: string[]; cpuPerAnswer: number }, t
   console.log(
     `${line(`${label} server: arrival → first delta written`, serverTimes(timings, phase.ids), phase.ids.length)}; server CPU ${phase.cpuPerAnswer.toFixed(1)} ms/answer`,
   );
-  const answers = phase.ids.map((id) => {
-    const answer = asked.get(id)!;
-    return { id, answer, sentAt: sentAt.get(id)!, receivedAt: firstDeltaAt.get(answer) };
-  });
-  console.log(`${label} split, p50 ms: ${split(timings, answers)}`);
+  console.log(`${label} split, p50 ms: ${split(timings, phase.ids)}`);
 };
 console.log(`${line('reference: GET /api/me/, 1 client, sent → body received', me, ROUNDS)}`);
 report('1 conversation                 ', one, targets.one);

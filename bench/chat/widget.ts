@@ -5,7 +5,7 @@
  *     sent → the first delta of its answer received on the visitor's event stream, alternated with
  *     the owner's `send-message` sent → first delta received on the owner's socket (the reference
  *     path), their p50 gap, the server's own part of each (arrival → first delta written), and
- *     each one's wait per step (`split.ts`). The visitor asks in one conversation; the owner starts
+ *     each one's wait per step (`answer-split.ts`). The visitor asks in one conversation; the owner starts
  *     a new chat for each question, or with `--owner-continues` asks in one chatroom too (then
  *     both pay a conversation's history);
  *  2. 200 visitors at once, each with its own token and event stream, asking MESSAGES questions in
@@ -18,9 +18,9 @@
  *     [--chunks 10000] [--visitors 200] [--messages 3] [--owner-continues]
  */
 import WebSocket from 'ws';
+import { answerSplit } from './answer-split.ts';
 import { startServerChild } from './server-handle.ts';
 import { flag, percentile } from './setup.ts';
-import { split } from './split.ts';
 import { type ChatEvent, enableWidget, openVisitor } from './widget-client.ts';
 
 const ROUNDS = Number(flag('--rounds') ?? 50);
@@ -126,10 +126,19 @@ console.log(
 );
 console.log(line('1 visitor  widget server: arrival → first delta written         ', serverTimes(widgetIds)));
 console.log(line('1 owner    chat   server: arrival → first delta written         ', serverTimes(chatIds)));
-const withReceipt = (ids: Asked[], firstDelta: Map<string, number>) =>
-  ids.map((asked) => ({ ...asked, receivedAt: firstDelta.get(asked.answer) }));
-console.log(`1 visitor  widget split, p50 ms: ${split(timings, withReceipt(widgetIds, one.firstDelta))}`);
-console.log(`1 owner    chat   split, p50 ms: ${split(timings, withReceipt(chatIds, ownerFirstDelta))}`);
+const split = (ids: Asked[], firstDelta: Map<string, number>) =>
+  answerSplit(
+    timings,
+    ids.map(({ id, answer, sentAt }) => ({
+      id,
+      answer,
+      sent: sentAt,
+      written: timings.firstDelta[answer],
+      received: firstDelta.get(answer),
+    })),
+  );
+console.log(`1 visitor  widget split, p50 ms: ${split(widgetIds, one.firstDelta)}`);
+console.log(`1 owner    chat   split, p50 ms: ${split(chatIds, ownerFirstDelta)}`);
 
 // 2. Many visitors at once.
 const started = performance.now();

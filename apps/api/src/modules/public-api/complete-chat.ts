@@ -7,6 +7,7 @@ import type {
 } from '@cairn/contracts/public-api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../lib/ctx.ts';
+import { sendEvents } from '../../lib/send-events.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
 import { openEventStream } from './open-event-stream.ts';
 import { modelNotFound } from './openai-error.ts';
@@ -113,7 +114,7 @@ export async function completeChat(
 
   function write(step: AnswerStep) {
     if (step.kind === 'text') {
-      res.write(delta(step.text));
+      sendEvents(res, delta(step.text));
       return;
     }
     if (step.kind === 'restarted' || step.kind === 'interrupted') {

@@ -10,6 +10,7 @@ import { chatrooms, storedResponses } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../../lib/ctx.ts';
+import { sendEvents } from '../../lib/send-events.ts';
 import type { KeyPrincipal } from './authenticate-api-key.ts';
 import { type AnswerStep, FollowerClosedError } from './follow-answer.ts';
 import { openEventStream } from './open-event-stream.ts';
@@ -341,7 +342,10 @@ export async function createResponse(
     const prefix = opening;
     opening = '';
     if (step.kind === 'text') {
-      res.write(prefix + event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }));
+      sendEvents(
+        res,
+        prefix + event('response.output_text.delta', { ...part, delta: step.text, logprobs: [] }),
+      );
       return;
     }
     // Mid-stream the status is sent already: the documented `response.failed`, with the reason.
@@ -374,7 +378,8 @@ export async function createResponse(
       event('response.output_text.done', { ...part, text: content.text, logprobs: [] }) +
       event('response.content_part.done', { ...part, part: content }) +
       event('response.output_item.done', { output_index: 0, item: output });
-    res.write(events);
+    // Out before the response is stored (a statement): the text's end need not wait for it.
+    sendEvents(res, events);
     const stored = await finish(message).catch((err: unknown) => {
       request.log.error({ err }, 'storing a response failed');
       return done;

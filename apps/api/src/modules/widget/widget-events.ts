@@ -3,6 +3,7 @@ import type { TWidgetEvent } from '@cairn/contracts/widget';
 import { chatrooms } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendEvents } from '../../lib/send-events.ts';
 import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { loadWidget } from './widget-settings.ts';
@@ -67,12 +68,8 @@ export async function streamVisitorEvents(
   let ready = false;
   const early: TMessageEvent[] = [];
   const raw = reply.raw;
-  const write = (event: TWidgetEvent) => {
-    raw.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`);
-    // A response's write corks its socket until the next tick, and that tick waits for every
-    // microtask queued behind this one (the rest of the answer, streamed at once): send it now.
-    raw.uncork();
-  };
+  const write = (event: TWidgetEvent) =>
+    sendEvents(raw, `event: message\ndata: ${JSON.stringify(event)}\n\n`);
   const deliver = (e: TMessageEvent) => {
     if (e.application_uuid !== application.uuid) return;
     const event = toWidgetEvent(e, mine, claims.v, show);
