@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { type Block, createWorker, type Line, OEM, type Worker } from 'tesseract.js';
+import type { Block, Line, Worker } from 'tesseract.js';
 import { joinLines } from './decode-text.ts';
 import { ParseError } from './parse-error.ts';
 
@@ -60,11 +60,15 @@ export class OcrReader {
     const left = this.deadline - Date.now();
     const pageMs = Math.min(this.limits.ocrPageMs, left);
     if (pageMs <= 0) throw this.tooSlowForDocument();
-    this.engine ??= createWorker('eng', OEM.LSTM_ONLY, {
-      langPath: englishDataPath(),
-      cacheMethod: 'none',
-      gzip: true,
-    });
+    // tesseract.js loads with the first page, within OCR's deadline: on a busy machine loading it
+    // alone can outlast a text file's deadline, which is all the worker has before OCR starts.
+    this.engine ??= import('tesseract.js').then(({ createWorker, OEM }) =>
+      createWorker('eng', OEM.LSTM_ONLY, {
+        langPath: englishDataPath(),
+        cacheMethod: 'none',
+        gzip: true,
+      }),
+    );
     let timer: NodeJS.Timeout | undefined;
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

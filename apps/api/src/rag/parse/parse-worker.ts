@@ -1,6 +1,6 @@
 import { ParseError } from './parse-error.ts';
 import { parseWithinLimits } from './parse-within-limits.ts';
-import type { ParseProgress, ParseRequest, ParseResponse } from './parse-workers.ts';
+import type { ParseProgress, ParseRequest, ParseResponse, WorkerReady } from './parse-workers.ts';
 
 /** A parse worker process (parse-workers.ts): one request at a time, over IPC. */
 process.on('message', async ({ input, data, limits }: ParseRequest) => {
@@ -18,5 +18,7 @@ process.on('message', async ({ input, data, limits }: ParseRequest) => {
   }
   process.send!(response);
 });
+// Started: a file's deadline counts from here, not from starting a process (parse-workers.ts).
+process.send!({ ready: true } satisfies WorkerReady);
 // The server is gone: so is its worker.
 process.on('disconnect', () => process.exit(0));

@@ -14,12 +14,18 @@ export interface ParseRequest {
 export interface ParseProgress {
   ocr: true;
 }
+/** Sent by a new worker once it has loaded: a file's deadline counts from here. */
+export interface WorkerReady {
+  ready: true;
+}
 export type ParseResponse =
   | { ok: true; result: ParseResult }
   | { ok: false; reason?: ParseFailureReason | undefined; message: string };
 
 /** A worker with nothing to do is stopped after this long, so its memory goes back to the system. */
 const IDLE_MS = 5_000;
+/** A new worker that has not loaded after this long is given up (a file's deadline starts after it). */
+const STARTUP_MS = 30_000;
 /** How often a busy worker's resident memory is read (Linux). */
 const MEMORY_POLL_MS = 100;
 
@@ -32,10 +38,14 @@ const MEMORY_POLL_MS = 100;
  * server. A worker that finished cleanly is kept for the next file until it has been idle for
  * IDLE_MS (starting one and loading the parsers costs more than most parses). A file read with OCR
  * gets `ocrDocumentMs` more from when the worker says OCR started (docs/decisions/072-ocr.md).
+ * A file's deadline counts from when its worker has loaded, not from starting it: on a busy
+ * machine starting a process alone can take seconds, and the file is not what took them.
  */
 export class ParseWorkers {
   private readonly idle = new Map<ChildProcess, NodeJS.Timeout>();
   private readonly busy = new Set<ChildProcess>();
+  /** Workers started and not yet loaded (a reused worker has loaded). */
+  private readonly loading = new Map<ChildProcess, Promise<void>>();
 
   constructor(readonly limits: ParseLimits) {}
 
@@ -45,6 +55,7 @@ export class ParseWorkers {
     const { data, ...rest } = input;
     let answered = false;
     try {
+      await this.loading.get(worker);
       const response = await this.ask(worker, { input: rest, data, limits: this.limits });
       answered = true;
       if (response.ok) return response.result;
@@ -132,7 +143,31 @@ export class ParseWorkers {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     worker.on('error', () => {}).on('exit', () => this.idle.delete(worker));
+    this.loading.set(worker, this.loaded(worker));
     return worker;
+  }
+
+  /** Resolves when a new worker says it has loaded; rejects if it exits or takes STARTUP_MS first. */
+  private loaded(worker: ChildProcess): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('exit', onExit);
+        this.loading.delete(worker);
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => done(new Error(`The parse worker did not start within ${STARTUP_MS / 1000} seconds.`)),
+        STARTUP_MS,
+      );
+      const onMessage = (message: WorkerReady | ParseResponse) => {
+        if ('ready' in message) done();
+      };
+      const onExit = (code: number | null, signal: string | null) =>
+        done(new Error(`The parse worker exited (${signal ?? code}) before it started.`));
+      worker.on('message', onMessage).on('exit', onExit);
+    });
   }
 
   private release(worker: ChildProcess): void {
