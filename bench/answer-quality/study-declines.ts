@@ -12,10 +12,9 @@
  *
  *   npx tsx bench/answer-quality/study-declines.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json] [--only name] [--flips]
  */
-import fs from 'node:fs';
 import { judgeRelevance } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { argValue } from '../lib.ts';
-import { type Dump, printVariants } from './study-report.ts';
+import { type Dump, printVariants, studyDumps } from './study-report.ts';
 
 interface Variant {
   name: string;
@@ -41,14 +40,7 @@ const VARIANTS: Variant[] = [
   { name: 'before, and every frame word above', absentSlip: 0, frame: FRAME.flatMap(([, f]) => f) },
 ];
 
-const files = {
-  calibration: (argValue('--calibration') ?? '').split(',').filter(Boolean),
-  evaluation: argValue('--evaluation') ?? '',
-  bench: argValue('--bench'),
-};
-const dumps = new Map<string, Dump>();
-for (const file of [...files.calibration, files.evaluation, ...(files.bench ? [files.bench] : [])])
-  dumps.set(file, JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+const { files, dumps } = studyDumps();
 
 interface Scored {
   question: string;

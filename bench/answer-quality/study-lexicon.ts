@@ -10,7 +10,6 @@
  *
  *   npx tsx bench/answer-quality/study-lexicon.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json] [--only name] [--passages 6]
  */
-import fs from 'node:fs';
 import { forgetRelated, wordNetReading } from '../../apps/api/src/modules/chatrooms/answer/lexicon.ts';
 import {
   COVERED_THRESHOLD,
@@ -21,7 +20,7 @@ import {
 } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { forgetStems, stemming } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
-import { type Dump, printVariants } from './study-report.ts';
+import { type Dump, printVariants, studyDumps } from './study-report.ts';
 
 interface Variant {
   name: string;
@@ -122,14 +121,7 @@ interface Scored {
   retrieved: boolean;
 }
 
-const files = {
-  calibration: (argValue('--calibration') ?? '').split(',').filter(Boolean),
-  evaluation: argValue('--evaluation') ?? '',
-  bench: argValue('--bench'),
-};
-const dumps = new Map<string, Dump>();
-for (const file of [...files.calibration, files.evaluation, ...(files.bench ? [files.bench] : [])])
-  dumps.set(file, JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+const { files, dumps } = studyDumps();
 
 /** `--passages n`: the decision reads only each question's first n passages (a dump written with `--top` beyond 6). */
 const kept = Number(argValue('--passages') ?? 6);

@@ -5,8 +5,10 @@
  * smallest, in steps of 0.01, declining ≥ 92 % of held-out questions on every draw), what that
  * threshold declines elsewhere, and what the product's threshold declines.
  */
+import fs from 'node:fs';
 import { COVERED_THRESHOLD } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import type { Passage } from '../../apps/api/src/rag/types.ts';
+import { argValue } from '../lib.ts';
 
 /** What `run.ts --dump` writes: each question's ranking (its first six quoted), word statistics and label. */
 export interface Dump {
@@ -17,6 +19,19 @@ export interface Dump {
     stats: { chunks: number; df: Record<string, number>; stopWords: string[] };
     passages: Passage[];
   }>;
+}
+
+/** The dumps a study reads, by file: `--calibration a,b --evaluation c [--bench d]`. */
+export function studyDumps() {
+  const files = {
+    calibration: (argValue('--calibration') ?? '').split(',').filter(Boolean),
+    evaluation: argValue('--evaluation') ?? '',
+    bench: argValue('--bench'),
+  };
+  const dumps = new Map<string, Dump>();
+  for (const file of [...files.calibration, files.evaluation, ...(files.bench ? [files.bench] : [])])
+    dumps.set(file, JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+  return { files, dumps };
 }
 
 /**

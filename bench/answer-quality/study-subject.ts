@@ -8,7 +8,6 @@
  *
  *   npx tsx bench/answer-quality/study-subject.ts --calibration s3.json,s8.json,s12.json,s16.json --evaluation s24e.json [--bench s24.json] [--only name]
  */
-import fs from 'node:fs';
 import {
   COVERED_THRESHOLD,
   judgeRelevance,
@@ -17,7 +16,7 @@ import {
 } from '../../apps/api/src/modules/chatrooms/answer/relevance.ts';
 import { termsOf } from '../../apps/api/src/modules/chatrooms/answer/terms.ts';
 import { argValue } from '../lib.ts';
-import { type Dump, printVariants } from './study-report.ts';
+import { type Dump, printVariants, studyDumps } from './study-report.ts';
 
 type Question = Dump['questions'][number] & { pid: string };
 
@@ -139,12 +138,8 @@ function featuresOf(dump: Dump): Features[] {
   });
 }
 
-const files = {
-  calibration: (argValue('--calibration') ?? '').split(',').filter(Boolean),
-  evaluation: argValue('--evaluation') ?? '',
-  bench: argValue('--bench'),
-};
-const load = (file: string) => featuresOf(JSON.parse(fs.readFileSync(file, 'utf8')) as Dump);
+const { files, dumps } = studyDumps();
+const load = (file: string) => featuresOf(dumps.get(file)!);
 const calibration = files.calibration.map(load);
 const evaluation = load(files.evaluation);
 const bench = files.bench ? load(files.bench) : undefined;
