@@ -15,6 +15,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDirLock } from './dir-lock.ts';
 import { type PgliteClients, splitParsers } from './pglite-parsers.ts';
+import { namedStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -154,7 +155,8 @@ async function openPglite(
     releaseLock();
     throw error;
   }
-  const { forDrizzle, forRawSql } = splitParsers(client);
+  const statements = namedStatements(client);
+  const { forDrizzle, forRawSql } = splitParsers(client, statements);
   const db = drizzlePglite({ client: forDrizzle, schema }) as unknown as Db;
   // No other process can reach this database (its data dir is locked to this one), so LISTEN/NOTIFY
   // is an in-process bus: an event costs no query on the one connection everything else waits for.
@@ -194,6 +196,8 @@ async function openPglite(
     },
     async migrate() {
       await migratePglite(drizzlePglite({ client: forDrizzle }), { migrationsFolder: MIGRATIONS_DIR });
+      // The statements prepared before may have read tables the migration changed.
+      await statements.forgetAll();
     },
     async close() {
       await client.close();

@@ -4,6 +4,7 @@ import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIZZLE_TEXT_TYPES, splitParsers } from './pglite-parsers.ts';
+import { namedStatements } from './pglite-statements.ts';
 
 const things = pgTable('things', {
   id: integer('id').primaryKey(),
@@ -28,7 +29,7 @@ let clients: ReturnType<typeof splitParsers>;
 beforeAll(async () => {
   [usual, split] = await Promise.all([PGlite.create(), PGlite.create()]);
   await Promise.all([usual.exec(SETUP), split.exec(SETUP)]);
-  clients = splitParsers(split);
+  clients = splitParsers(split, namedStatements(split));
 });
 afterAll(async () => {
   await Promise.all([usual?.close(), split?.close()]);
@@ -66,18 +67,15 @@ describe('splitParsers', () => {
 
   it('no longer copies PGlite’s parsers for every drizzle statement', async () => {
     const seen: unknown[] = [];
-    const query = split.query.bind(split);
-    split.query = ((text: string, params?: unknown[], options?: { parsers?: unknown }) => {
+    const statements = namedStatements(split);
+    const query = statements.query;
+    statements.query = ((text: string, params?: unknown[], options?: { parsers?: unknown }) => {
       seen.push(options?.parsers);
       return query(text, params, options as never);
-    }) as PGlite['query'];
-    try {
-      await drizzle({ client: splitParsers(split).forDrizzle })
-        .select()
-        .from(things);
-    } finally {
-      split.query = query;
-    }
+    }) as typeof query;
+    await drizzle({ client: splitParsers(split, statements).forDrizzle })
+      .select()
+      .from(things);
     expect(seen).toEqual([undefined]);
   });
 });

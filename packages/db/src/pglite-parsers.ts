@@ -1,4 +1,5 @@
 import { type PGlite, types } from '@electric-sql/pglite';
+import type { namedStatements } from './pglite-statements.ts';
 
 type Parser = (value: string, typeId?: number) => unknown;
 type Results = { rows: unknown[]; fields: { name: string; dataTypeID: number }[] };
@@ -36,9 +37,10 @@ export interface PgliteClients {
  * values, no copy. Raw SQL gets PGlite's usual values back, converted from the few columns of those
  * types after the statement (what PGlite's parser would have made of the same text).
  *
- * Call once, after `PGlite.create` (array parsers are set up then).
+ * Call once, after `PGlite.create` (array parsers are set up then). Both clients' statements go
+ * through `statements` (prepared once per text, decision 103).
  */
-export function splitParsers(client: PGlite): PgliteClients {
+export function splitParsers(client: PGlite, statements: ReturnType<typeof namedStatements>): PgliteClients {
   const usual = new Map<number, Parser>();
   for (const type of TEXT_TYPES) {
     const parse = client.parsers[type];
@@ -70,23 +72,31 @@ export function splitParsers(client: PGlite): PgliteClients {
 
   // Drizzle calls `query`, and `transaction` whose statements go through the transaction's `query`.
   type Queries = Pick<PGlite, 'query' | 'exec'>;
-  const withoutParsers = <T extends Queries>(target: T, more: Partial<T>): T =>
+  const withoutParsers = <T extends Queries>(target: Queries, more: Partial<T>): T =>
     ({
       ...more,
       query: (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
         target.query(text, params, options && { ...options, parsers: undefined }),
       exec: target.exec.bind(target),
     }) as T;
-  const forDrizzle = withoutParsers(client, {
+  const prepared = (target: Queries, query: Queries['query']): Queries => ({
+    query,
+    exec: target.exec.bind(target),
+  });
+  const forDrizzle = withoutParsers<PGlite>(prepared(client, statements.query as PGlite['query']), {
     transaction: ((run: (tx: Parameters<Parameters<PGlite['transaction']>[0]>[0]) => Promise<unknown>) =>
       client.transaction((tx) =>
-        run(withoutParsers(tx, { rollback: tx.rollback.bind(tx) })),
+        run(
+          withoutParsers<typeof tx>(prepared(tx, statements.inTransaction(tx) as PGlite['query']), {
+            rollback: tx.rollback.bind(tx),
+          }),
+        ),
       )) as PGlite['transaction'],
   });
 
   const forRawSql: PgliteClients['forRawSql'] = {
     query: (async (text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
-      restore(await client.query(text, params, options))) as PGlite['query'],
+      restore(await statements.query(text, params, options))) as PGlite['query'],
     exec: (async (text: string, options?: Parameters<PGlite['exec']>[1]) =>
       (await client.exec(text, options)).map(restore)) as PGlite['exec'],
   };

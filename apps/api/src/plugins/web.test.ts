@@ -4,6 +4,58 @@ import { startTestApp, type TestApp } from '../testing/test-app.ts';
 import { serverSideFetch } from './web.ts';
 
 /**
+ * Counts the statements run whose text holds `fragment`. On PostgreSQL they are the pool's queries;
+ * on PGlite each text is prepared once and run by name (decision 103), so the runs are the Bind
+ * messages sent, matched to their texts through `pg_prepared_statements`.
+ */
+function countStatements(t: TestApp, fragment: string): { count(): Promise<number>; restore(): void } {
+  if (t.database.kind !== 'pglite') {
+    const raw = t.database.raw as unknown as { query: (...args: unknown[]) => unknown };
+    const queries = vi.spyOn(raw, 'query');
+    return {
+      count: async () =>
+        queries.mock.calls.filter(([q]) =>
+          String(typeof q === 'string' ? q : (q as { text?: string })?.text).includes(fragment),
+        ).length,
+      restore: () => queries.mockRestore(),
+    };
+  }
+  const raw = t.database.raw as unknown as {
+    execProtocolStream: (message: Uint8Array, ...rest: unknown[]) => unknown;
+    query: <T>(text: string) => Promise<{ rows: T[] }>;
+  };
+  const bound: string[] = [];
+  const original = raw.execProtocolStream.bind(raw);
+  const sent = vi
+    .spyOn(raw, 'execProtocolStream')
+    .mockImplementation((message: Uint8Array, ...rest: unknown[]) => {
+      // Protocol messages: a type byte, a length (itself included), the body. A Bind's body starts
+      // with the portal's name and the statement's, each NUL-terminated.
+      for (let at = 0; at < message.length; ) {
+        const length = new DataView(message.buffer, message.byteOffset + at + 1, 4).getInt32(0);
+        if (message[at] === 0x42) {
+          const portalEnd = message.indexOf(0, at + 5);
+          bound.push(
+            new TextDecoder().decode(message.subarray(portalEnd + 1, message.indexOf(0, portalEnd + 1))),
+          );
+        }
+        at += 1 + length;
+      }
+      return original(message, ...rest);
+    });
+  return {
+    async count() {
+      const { rows } = await raw.query<{ name: string; statement: string }>(
+        'SELECT name, statement FROM pg_prepared_statements',
+      );
+      const names = new Set(rows.filter((row) => row.statement.includes(fragment)).map((row) => row.name));
+      return bound.filter((name) => names.has(name)).length;
+    },
+    restore: () => sent.mockRestore(),
+  };
+}
+
+/**
  * The web mount without a web build (the browser behaviour is covered by e2e/): API paths keep their
  * JSON answers, pages say how to build, and the build-id endpoint answers.
  */
@@ -113,12 +165,8 @@ describe('server-side API calls from the web app', () => {
 
   it("looks a page's token up once for its reads, again after a write, and never for another page", async () => {
     const { token } = await t.signUp();
-    const raw = t.database.raw as unknown as { query: (...args: unknown[]) => unknown };
-    const queries = vi.spyOn(raw, 'query');
-    const tokenLookups = () =>
-      queries.mock.calls.filter(([q]) =>
-        String(typeof q === 'string' ? q : (q as { text?: string })?.text).includes('"auth_tokens"'),
-      ).length;
+    const lookups = countStatements(t, '"auth_tokens"');
+    const tokenLookups = () => lookups.count();
     const page = serverSideFetch(t.app, browserIp);
     const read = (on: typeof page, path: string) =>
       on(`${t.url}${path}`, withToken(token)).then((res) => res.status);
@@ -127,15 +175,15 @@ describe('server-side API calls from the web app', () => {
       await Promise.all([read(page, '/api/me/'), read(page, '/api/applications/'), read(page, '/api/me/')]),
     ).toEqual([200, 200, 200]);
     expect(await read(page, '/api/me/')).toBe(200);
-    expect(tokenLookups()).toBe(1);
+    expect(await tokenLookups()).toBe(1);
     // Another page has a memo of its own.
     expect(await read(serverSideFetch(t.app, browserIp), '/api/me/')).toBe(200);
-    expect(tokenLookups()).toBe(2);
+    expect(await tokenLookups()).toBe(2);
     // A write in the same page may revoke the token (logout): the next read checks it again.
     const logout = await page(`${t.url}/api/logout/`, { method: 'POST', ...withToken(token) });
     expect(logout.status).toBe(204);
     expect(await read(page, '/api/me/')).toBe(401);
-    queries.mockRestore();
+    lookups.restore();
   });
 
   it('gives the same 404 and 400 answers as HTTP', async () => {
