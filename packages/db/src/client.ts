@@ -16,6 +16,7 @@ import pg from 'pg';
 import { acquireDirLock } from './dir-lock.ts';
 import { type PgliteClients, splitParsers } from './pglite-parsers.ts';
 import { namedStatements } from './pglite-statements.ts';
+import { NamingClient } from './postgres-statements.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -249,7 +250,7 @@ function orderedNotify(pool: pg.Pool): Database['notify'] {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  const pool = new pg.Pool({ connectionString: url, max: 20, Client: NamingClient });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on next use.
   });
@@ -273,7 +274,8 @@ async function openPostgres(url: string): Promise<Database> {
     raw: pool,
     kind: 'postgres',
     async query<T>(text: string, values: unknown[] = []) {
-      const result = await pool.query(text, values);
+      // A config object: named by NamingClient when it has parameters.
+      const result = await pool.query({ text, values });
       return { rows: result.rows as T[] };
     },
     async listen(channel, onPayload) {
