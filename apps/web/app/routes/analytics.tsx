@@ -7,10 +7,11 @@ import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { loadAnalytics } from '../features/analytics/analytics.server';
 import { type ChartSeries, DayChart } from '../features/analytics/day-chart';
-import { formatCost, formatMs, formatNumber } from '../features/analytics/format';
+import { formatCost, formatMs } from '../features/analytics/format';
 import { RANGE_PRESETS, RangePicker } from '../features/analytics/range-picker';
 import { ScrollRegion } from '../features/analytics/scroll-region';
 import { apiFor } from '../lib/api.server';
+import { formatNumber } from '../lib/format-number';
 import type { Route } from './+types/analytics';
 import { useNavigationData } from './default-layout';
 

@@ -1,7 +1,7 @@
 import './analytics.css';
 import { useEffect, useRef, useState } from 'react';
+import { formatNumber } from '../../lib/format-number';
 import { dayLabel, labelledDays, maxOf, seriesShape, yScale } from './chart-scale';
-import { formatNumber } from './format';
 import { ScrollRegion } from './scroll-region';
 
 const HEIGHT = 220;

@@ -1,6 +1,5 @@
-/** How the analytics page writes its numbers. */
-
-export const formatNumber = (value: number) => value.toLocaleString('en');
+/** How the analytics page writes its durations and costs (its counts: `formatNumber`). */
+import { formatCents } from '../../lib/format-number';
 
 /** A duration: "850 ms", "2.4 s", "3 min", "1.5 h"; a dash without one. */
 export function formatMs(ms: number | null): string {
@@ -15,5 +14,5 @@ export function formatMs(ms: number | null): string {
 export function formatCost(cost: number | null): string {
   if (cost === null) return '–';
   if (cost > 0 && cost < 0.01) return cost.toPrecision(2);
-  return cost.toLocaleString('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return formatCents(cost);
 }

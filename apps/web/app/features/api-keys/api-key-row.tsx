@@ -14,6 +14,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
+import { formatNumber } from '../../lib/format-number';
 import { RelativeTime } from '../chat/relative-time';
 import type { ApiKeysActionData } from './api-keys.server';
 
@@ -63,7 +64,7 @@ export function ApiKeyRow({
           {apiKey.expires_at ? <RelativeTime iso={apiKey.expires_at} scheduled /> : 'Never'}
         </DetailItem>
         <DetailItem truncate label="Rate limit">
-          {apiKey.requests_per_minute.toLocaleString('en')} / min
+          {formatNumber(apiKey.requests_per_minute)} / min
         </DetailItem>
       </dl>
     </li>

@@ -15,6 +15,7 @@ import { Button } from '../../components/ui/button';
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
+import { formatNumber } from '../../lib/format-number';
 import { useZodForm } from '../../lib/forms';
 import { NativeSelect } from '../models/native-select';
 import type { ApiKeysActionData } from './api-keys.server';
@@ -133,7 +134,7 @@ export function CreateKeyForm({
         <Field
           id="api-key-rpm"
           label="Requests per minute"
-          description={`Between ${API_KEY_RPM_MIN} and ${API_KEY_RPM_MAX.toLocaleString('en')}. Requests over the limit are refused until the minute is over.`}
+          description={`Between ${API_KEY_RPM_MIN} and ${formatNumber(API_KEY_RPM_MAX)}. Requests over the limit are refused until the minute is over.`}
           error={fieldErrors.requests_per_minute?.message}
         >
           {(aria) => (

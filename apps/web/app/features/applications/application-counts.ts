@@ -1,7 +1,8 @@
 import type { TApplicationCounts } from '@cairn/contracts/applications';
+import { formatNumber } from '../../lib/format-number';
 
 const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+  `${formatNumber(count)} ${count === 1 ? one : many}`;
 
 /** "3 knowledge items", "1 conversation", "0 API keys": each of what an application holds, in words. */
 export function countParts(counts: TApplicationCounts) {

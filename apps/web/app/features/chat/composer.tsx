@@ -2,6 +2,7 @@ import { MESSAGE_MAX } from '@cairn/contracts/message-rules';
 import { SendIcon, SquareIcon } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '../../components/ui/button';
+import { formatNumber } from '../../lib/format-number';
 import { cn } from '../../lib/utils';
 
 /** The message box: Enter sends, Shift+Enter breaks the line; Stop while an answer is being written. */
@@ -72,9 +73,9 @@ export function Composer({
           aria-live="polite"
         >
           {tooLong
-            ? `At most ${MESSAGE_MAX.toLocaleString('en')} characters (${text.length.toLocaleString('en')} now).`
+            ? `At most ${formatNumber(MESSAGE_MAX)} characters (${formatNumber(text.length)} now).`
             : text.length > MESSAGE_MAX * 0.9
-              ? `${(MESSAGE_MAX - text.length).toLocaleString('en')} characters left`
+              ? `${formatNumber(MESSAGE_MAX - text.length)} characters left`
               : ''}
         </span>
         {busy ? (

@@ -14,6 +14,7 @@ import {
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';
 import type { FormErrors } from '../../lib/api-error';
+import { formatNumber } from '../../lib/format-number';
 import { toast } from '../../lib/toast';
 
 /** Imports Q&A pairs from a CSV file: all of them, or none with the bad rows named. */
@@ -44,8 +45,8 @@ export function QaImportDialog({
           <DialogDescription>
             A CSV file with the question in the first column, the answer in the second and, optionally, other
             phrasings separated by <code>|</code> in the third. A header row is optional; at most{' '}
-            {KNOWLEDGE_LIMITS.qaImportRows.toLocaleString('en')} rows. If a row is wrong, nothing is imported
-            and the row is named.
+            {formatNumber(KNOWLEDGE_LIMITS.qaImportRows)} rows. If a row is wrong, nothing is imported and the
+            row is named.
           </DialogDescription>
         </DialogHeader>
         <fetcher.Form method="post" encType="multipart/form-data" className="grid gap-4">
