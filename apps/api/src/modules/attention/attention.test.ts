@@ -223,6 +223,47 @@ describe('grouping', () => {
     await record(rows[1]!, 'Is there a student discount?');
     expect((await attention(alice.token, other)).body.unanswered).toEqual(grouped);
   });
+
+  it('similar questions counted at once make one group, and an ask that cannot be stored loses no other', async () => {
+    const other = (await applicationWith(t, alice.token, [HOURS])).uuid;
+    const asked = [];
+    for (let i = 0; i < 6; i++) asked.push(await ask(`When does the shop open? (${i})`, 'new_chat', other));
+    const { rows } = await t.database.query<{ id: number; chatroom_id: number; application_id: number }>(
+      `SELECT m.id, m.chatroom_id, c.application_id FROM messages m JOIN chatrooms c ON c.id = m.chatroom_id
+         WHERE m.uuid = ANY($1::uuid[]) ORDER BY m.id`,
+      [`{${asked.map((a) => a.answer.uuid).join(',')}}`],
+    );
+    const record = (row: (typeof rows)[number], question: string, answerId = row.id) =>
+      recordAnswerOutcome(t.database.db, {
+        applicationId: row.application_id,
+        chatroomId: row.chatroom_id,
+        answer: { id: answerId, run: 0, status: 'complete', metadata: { not_covered: true } },
+        question,
+      });
+    // The first runs at once; the others arrive while it runs and are counted together after it,
+    // among them an answer that does not exist (its ask breaks the foreign key).
+    const outcomes = await Promise.allSettled([
+      record(rows[0]!, 'Do you ship to Norway?'),
+      record(rows[1]!, 'Do you ship to Norway'),
+      record(rows[2]!, 'Do you ship to Norway?', 2_000_000_000),
+      record(rows[3]!, 'do you SHIP to norway?'),
+      record(rows[4]!, 'Is there a student discount?'),
+      record(rows[5]!, 'Is there a student discount'),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    const grouped = (await attention(alice.token, other)).body.unanswered;
+    expect(grouped.map((q) => [q.question, q.count])).toEqual([
+      ['Is there a student discount?', 2],
+      ['Do you ship to Norway?', 3],
+    ]);
+  });
 });
 
 describe('waiting conversations and 👎 answers', () => {
