@@ -53,7 +53,8 @@ interface Ask {
 
 interface Waiting {
   ask: Ask;
-  done: (error?: unknown) => void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /** Per database handle and application: the asks that arrived while a grouping runs, counted next. */
@@ -67,14 +68,10 @@ const queues = new WeakMap<Db, Map<number, Waiting[]>>();
  * connection all along (decision 104). Resolves once the ask is counted (or failed to be).
  */
 function groupInTurn(db: Db, applicationId: number, ask: Ask): Promise<void> {
-  let perApplication = queues.get(db);
-  if (!perApplication) {
-    perApplication = new Map();
-    queues.set(db, perApplication);
-  }
-  const queue = perApplication;
+  const queue = queues.get(db) ?? new Map<number, Waiting[]>();
+  queues.set(db, queue);
   return new Promise<void>((resolve, reject) => {
-    const waiting: Waiting = { ask, done: (error) => (error === undefined ? resolve() : reject(error)) };
+    const waiting: Waiting = { ask, resolve, reject };
     const running = queue.get(applicationId);
     if (running) {
       running.push(waiting);
@@ -99,18 +96,10 @@ async function groupBatch(db: Db, applicationId: number, batch: Waiting[]): Prom
       applicationId,
       batch.map((w) => w.ask),
     );
-    for (const w of batch) w.done();
+    for (const w of batch) w.resolve();
   } catch (error) {
-    if (batch.length === 1) {
-      batch[0]!.done(error);
-      return;
-    }
-    for (const w of batch) {
-      await groupAsks(db, applicationId, [w.ask]).then(
-        () => w.done(),
-        (e: unknown) => w.done(e),
-      );
-    }
+    if (batch.length === 1) return batch[0]!.reject(error);
+    for (const w of batch) await groupAsks(db, applicationId, [w.ask]).then(w.resolve, w.reject);
   }
 }
 
