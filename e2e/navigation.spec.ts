@@ -387,3 +387,37 @@ test.describe('themes', () => {
     );
   });
 });
+
+test('the sidebar shows the latest 30 chats and leads to the others in the conversation log', async ({
+  page,
+  api,
+  ownerWithApplication,
+  checkA11y,
+}) => {
+  const { user, app } = await ownerWithApplication('many-chats', 'Busy desk');
+  const me = await api.call<{ sender_identifier: string }>('GET', '/api/me/', { token: user.token });
+  for (let i = 1; i <= 31; i++) {
+    const sent = await api.call('POST', `/api/applications/${app.uuid}/chatrooms/send-message/`, {
+      token: user.token,
+      json: {
+        chatroom_identifier: 'new_chat',
+        message: `Question ${String(i).padStart(2, '0')} about the ferry timetable`,
+        sender_identifier: me.body.sender_identifier,
+        metadata: { source: 'web' },
+        send_to_user: false,
+      },
+    });
+    expect(sent.status).toBe(201);
+  }
+  await page.goto(`/applications/${app.uuid}/knowledge-base`);
+  const rooms = page.getByRole('list', { name: 'Chatrooms' }).getByRole('listitem');
+  await expect(rooms).toHaveCount(30);
+  await expect(rooms.first()).toContainText('Question 31');
+  await expect(rooms.last()).toContainText('Question 02');
+  await page.getByRole('link', { name: 'All chats' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'sidebar-all-chats', { fullPage: false });
+  await checkA11y(page);
+  await page.getByRole('link', { name: 'All chats' }).click();
+  await expect(page).toHaveURL(`/applications/${app.uuid}/conversations?source=web`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Conversations' })).toBeVisible();
+});

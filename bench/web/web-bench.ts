@@ -8,8 +8,10 @@
  *   actually fetched until the network was idle (lazy chunks a page's content needs included).
  *   Targets: /login ≤ 100 KB, any signed-in page ≤ 160 KB.
  *
- *   npx tsx bench/web/web-bench.ts [--requests 100] [--chunks]
+ *   npx tsx bench/web/web-bench.ts [--requests 100] [--chunks] [--chats 200]
  *
+ * `--chats N` gives the application N more web chats before measuring (a month of an owner's use:
+ * the sidebar, hence every signed-in page, carries them).
  * `--chunks` lists every file Chromium fetched for each page with its gzip size (what to look at
  * when a page is over its budget).
  *
@@ -29,6 +31,9 @@ import { startServer } from '../../e2e/server.ts';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const REQUESTS = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 100;
 const CHUNKS = process.argv.includes('--chunks');
+const CHATS = process.argv.includes('--chats')
+  ? Number(process.argv[process.argv.indexOf('--chats') + 1])
+  : 0;
 const KB = 1024;
 const TARGET_TTFB_MS = 20;
 const TARGET_TTFB_TIMES_API = 3;
@@ -180,6 +185,34 @@ async function main() {
       await new Promise((r) => setTimeout(r, 100));
     }
 
+    for (let i = 1; i <= CHATS; i++) {
+      await call(
+        'POST',
+        `${appPath}/chatrooms/send-message/`,
+        {
+          chatroom_identifier: 'new_chat',
+          message: `Question ${i}: are you open on public holidays, and until when?`,
+          sender_identifier: me.sender_identifier,
+          metadata: { source: 'web' },
+          send_to_user: false,
+        },
+        token,
+      );
+    }
+    // Their answers are written before measuring starts.
+    for (let i = 0; CHATS; i++) {
+      const res = await call<{ chatrooms: unknown[] }>('GET', `${appPath}/chatrooms/`, undefined, token);
+      const open = await call<{ messages: { status: string }[] }>(
+        'GET',
+        `${appPath}/chatrooms/${(res.chatrooms[0] as { uuid: string }).uuid}/messages/`,
+        undefined,
+        token,
+      );
+      if (open.messages.every((m) => m.status === 'complete')) break;
+      if (i > 300) throw new Error('the answers did not complete');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
     // The layout's navigation step: one call (decision 003), for the page's application.
     const navigation = [`/api/navigation/?application=${app.uuid}`];
     const pages: Page[] = [
@@ -294,7 +327,7 @@ async function main() {
       }
     }
     console.log(
-      `\nweb bench (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, gzip level 9, loopback)`,
+      `\nweb bench (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)}, Node ${process.version}, gzip level 9, loopback, ${CHATS + 1} chat${CHATS ? 's' : ''})`,
     );
     for (const l of lines) console.log(l);
   } finally {

@@ -7,7 +7,7 @@ import { AppSidebar } from './app-sidebar';
 const APP = '3f1d2c4b-5a6e-4f70-8a9b-0c1d2e3f4a5b';
 
 /** The sidebar rendered on the server, as the first page load shows it. */
-function render(chatrooms: ChatroomSummary[]): string {
+function render(chatrooms: ChatroomSummary[], more = false): string {
   // Only the fields the sidebar reads.
   const application = { uuid: APP, name: 'Trail guide' } as Application;
   const user = { id: 1, name: 'Ada', email: 'ada@example.com' } as User;
@@ -20,7 +20,7 @@ function render(chatrooms: ChatroomSummary[]): string {
           user={user}
           applications={[application]}
           selected={application}
-          chatrooms={{ chatrooms, error: null }}
+          chatrooms={{ chatrooms, error: null, more }}
         />
       ),
     },
@@ -87,5 +87,20 @@ describe('sidebar waiting chatrooms', () => {
       { uuid: '00000000-0000-4000-8000-000000000003', name: 'Hours', source: 'web' } as ChatroomSummary,
     ]);
     expect(html).not.toContain('waiting');
+  });
+});
+
+describe('sidebar with more chats than it shows', () => {
+  const rooms = [
+    { uuid: '00000000-0000-4000-8000-000000000004', name: 'Hours', source: 'web' } as ChatroomSummary,
+  ];
+  const allChats = /<a [^>]*href="([^"]+)"[^>]*>All chats<\/a>/;
+
+  it('links to the web chats in the conversation log', () => {
+    expect(render(rooms, true).match(allChats)?.[1]).toBe(`/applications/${APP}/conversations?source=web`);
+  });
+
+  it('has no such link when it shows them all', () => {
+    expect(render(rooms, false)).not.toMatch(allChats);
   });
 });

@@ -171,6 +171,15 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
                 ))}
               </ul>
             )}
+            {chatrooms.more && !chatrooms.error ? (
+              // The latest chats only (decision 105); the log finds any other by its words.
+              <Link
+                to={`${base}/conversations?source=web`}
+                className="px-2 py-1.5 text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline"
+              >
+                All chats
+              </Link>
+            ) : null}
           </section>
         ) : null}
         <section aria-labelledby="nav-settings" className="grid gap-0.5">

@@ -57,8 +57,8 @@ export async function loadNavigation(
     applications,
     selected: applications.find((a) => a.uuid === navigation.selected) ?? null,
     chatrooms: navigation.chatrooms
-      ? { chatrooms: navigation.chatrooms, error: null }
-      : { chatrooms: [], error: CHATROOMS_FAILED },
+      ? { chatrooms: navigation.chatrooms, error: null, more: navigation.more_chatrooms }
+      : { chatrooms: [], error: CHATROOMS_FAILED, more: false },
     attentionCount: attention ? attention.waiting + attention.unanswered + attention.negative_feedback : null,
     notFound: false,
   };

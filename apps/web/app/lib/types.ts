@@ -19,4 +19,6 @@ export interface ChatroomSummary {
 export interface ChatroomList {
   chatrooms: ChatroomSummary[];
   error: string | null;
+  /** The application has more chats than the sidebar shows (the rest are in its conversation log). */
+  more: boolean;
 }

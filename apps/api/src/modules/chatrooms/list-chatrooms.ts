@@ -1,7 +1,7 @@
 import type { TChatroom, TChatroomList } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
 import { chatrooms } from '@cairn/db/schema';
-import { and, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../lib/ctx.ts';
 import { findApplication } from '../../lib/find-application.ts';
@@ -12,12 +12,21 @@ import { serializeChatroom } from './serialize-chat.ts';
  * first: the owner's own chats, and the others a person is waiting for or answering (`isInSidebar`,
  * decision 067). The owner's chats are read along chatrooms_app_source_activity_idx; the others
  * are read along chatrooms_app_with_a_person_idx (migration 0028: few, whatever the traffic).
+ * With `limit`, only the latest `limit` and whether there are more (decision 105: the navigation
+ * call of every page stays the same size after a thousand chats).
  */
-export async function sidebarChatroomsOf(db: Db, applicationId: number): Promise<TChatroom[]> {
+export async function sidebarChatroomsOf(
+  db: Db,
+  applicationId: number,
+  limit?: number,
+): Promise<{ chatrooms: TChatroom[]; more: boolean }> {
+  const latestFirst = [desc(chatrooms.lastMessageAt), desc(chatrooms.id)] as const;
   const own = db
     .select()
     .from(chatrooms)
-    .where(and(eq(chatrooms.applicationId, applicationId), eq(chatrooms.source, 'web')));
+    .where(and(eq(chatrooms.applicationId, applicationId), eq(chatrooms.source, 'web')))
+    .orderBy(...latestFirst)
+    .$dynamic();
   const withAPerson = db
     .select()
     .from(chatrooms)
@@ -27,10 +36,19 @@ export async function sidebarChatroomsOf(db: Db, applicationId: number): Promise
         ne(chatrooms.source, 'web'),
         or(isNotNull(chatrooms.waitingSince), eq(chatrooms.handledBy, 'human')),
       ),
-    );
+    )
+    .orderBy(...latestFirst)
+    .$dynamic();
+  // One more than shown says whether there are more; each side stops there along its index.
+  const union =
+    limit === undefined
+      ? unionAll(own, withAPerson)
+      : unionAll(own.limit(limit + 1), withAPerson.limit(limit + 1));
   // Unqualified: the order applies to the union's columns.
-  const rows = await unionAll(own, withAPerson).orderBy(sql`last_message_at DESC, id DESC`);
-  return rows.map(serializeChatroom);
+  const ordered = union.orderBy(sql`last_message_at DESC, id DESC`);
+  const rows = await (limit === undefined ? ordered : ordered.limit(limit + 1));
+  const shown = limit === undefined ? rows : rows.slice(0, limit);
+  return { chatrooms: shown.map(serializeChatroom), more: rows.length > shown.length };
 }
 
 /** The application's sidebar chatrooms, latest activity first. */
@@ -40,5 +58,5 @@ export async function listChatrooms(
   appUuid: string,
 ): Promise<TChatroomList> {
   const app = await findApplication(db, ownerId, appUuid);
-  return { chatrooms: await sidebarChatroomsOf(db, app.id) };
+  return { chatrooms: (await sidebarChatroomsOf(db, app.id)).chatrooms };
 }

@@ -1,5 +1,5 @@
 import { ZErrorBody } from '@cairn/contracts/errors';
-import { ZNavigation, ZNavigationQuery } from '@cairn/contracts/navigation';
+import { SIDEBAR_CHATROOMS, ZNavigation, ZNavigationQuery } from '@cairn/contracts/navigation';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../lib/app-error.ts';
@@ -34,7 +34,8 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
         security: [{ token: [] }],
         description:
           'The signed-in user, their applications, and for the application named by `application` (else ' +
-          'the first) its sidebar chatrooms (as `GET …/chatrooms/`) and the attention badge counts. An `application` that is not one ' +
+          `the first) its latest ${SIDEBAR_CHATROOMS} sidebar chatrooms (as \`GET …/chatrooms/\`; \`more_chatrooms\` says whether there ` +
+          'are more) and the attention badge counts. An `application` that is not one ' +
           "of the caller's is a 404.",
         querystring: ZNavigationQuery,
         response: { 200: ZNavigation, ...errors },
@@ -45,17 +46,18 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
       const wanted = request.query.application;
       const selected = wanted ? rows.find((row) => row.uuid === wanted) : rows[0];
       if (wanted && !selected) throw notFound('Application not found.');
-      const [chatrooms, attention] = selected
+      const [sidebar, attention] = selected
         ? await Promise.all([
-            optional(request, 'chatrooms', sidebarChatroomsOf(app.db, selected.id)),
+            optional(request, 'chatrooms', sidebarChatroomsOf(app.db, selected.id, SIDEBAR_CHATROOMS)),
             optional(request, 'attention counts', countAttention(app, selected.id)),
           ])
-        : [[], null];
+        : [{ chatrooms: [], more: false }, null];
       return {
         user: serializeUser(request.user),
         applications: rows.map(serializeApplication),
         selected: selected?.uuid ?? null,
-        chatrooms,
+        chatrooms: sidebar?.chatrooms ?? null,
+        more_chatrooms: sidebar?.more ?? false,
         attention,
       };
     },

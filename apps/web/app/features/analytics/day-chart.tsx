@@ -127,8 +127,32 @@ export function DayChart({
           </li>
         ))}
       </ul>
-      <details className="text-sm">
-        <summary className="cursor-pointer text-muted-foreground">Show as a table</summary>
+      <DayTable title={title} days={days} series={series} />
+    </figure>
+  );
+}
+
+/**
+ * The chart's numbers as a table, behind "Show as a table": drawn when first opened, not with every
+ * page (a year of days is a few thousand cells; decision 105). Opened before hydration, it is
+ * drawn as soon as the page hydrates.
+ */
+function DayTable({ title, days, series }: { title: string; days: string[]; series: ChartSeries[] }) {
+  const details = useRef<HTMLDetailsElement>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (details.current?.open) setShown(true);
+  }, []);
+  return (
+    <details
+      ref={details}
+      className="text-sm"
+      onToggle={(event) => {
+        if (event.currentTarget.open) setShown(true);
+      }}
+    >
+      <summary className="cursor-pointer text-muted-foreground">Show as a table</summary>
+      {shown ? (
         <ScrollRegion label={`${title}, per day`} className="mt-2 max-h-64">
           <table className="w-full text-left tabular-nums">
             <thead>
@@ -159,7 +183,7 @@ export function DayChart({
             </tbody>
           </table>
         </ScrollRegion>
-      </details>
-    </figure>
+      ) : null}
+    </details>
   );
 }
