@@ -9,6 +9,7 @@ import {
 } from '@cairn/contracts/attention';
 import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
+import { eqLiteral } from '@cairn/db/literal';
 import {
   chatrooms,
   feedbackDismissals,
@@ -42,7 +43,7 @@ export function plainExcerpt(markdown: string, max = ATTENTION_EXCERPT_CHARS): s
 const openBadAnswers = (applicationId: number) =>
   and(
     eq(chatrooms.applicationId, applicationId),
-    eq(messages.feedback, 'down'),
+    eqLiteral(messages.feedback, 'down'),
     isNull(feedbackDismissals.messageId),
   );
 

@@ -1,5 +1,6 @@
 import type { TChatroom, TChatroomList } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
+import { eqLiteral } from '@cairn/db/literal';
 import { chatrooms } from '@cairn/db/schema';
 import { and, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
@@ -34,7 +35,7 @@ export async function sidebarChatroomsOf(
       and(
         eq(chatrooms.applicationId, applicationId),
         ne(chatrooms.source, 'web'),
-        or(isNotNull(chatrooms.waitingSince), eq(chatrooms.handledBy, 'human')),
+        or(isNotNull(chatrooms.waitingSince), eqLiteral(chatrooms.handledBy, 'human')),
       ),
     )
     .orderBy(...latestFirst)

@@ -1,4 +1,5 @@
 import type { Db } from '@cairn/db/client';
+import { eqLiteral } from '@cairn/db/literal';
 import { applications, chatrooms, messages } from '@cairn/db/schema';
 import { and, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../lib/ctx.ts';
@@ -92,7 +93,7 @@ export async function takePendingAnswers(app: Ctx, limit: number): Promise<Answe
   const oldestPending = app.db
     .select({ id: messages.id })
     .from(messages)
-    .where(eq(messages.status, 'pending'))
+    .where(eqLiteral(messages.status, 'pending'))
     .orderBy(messages.id)
     .limit(limit)
     .for('update', { skipLocked: true });
@@ -176,7 +177,7 @@ export async function handBackAnswers(app: Ctx, runs: AnswerRunKey[]) {
  */
 export async function resumeAbandonedAnswers(app: Ctx, options: { all?: boolean } = {}) {
   const abandoned = and(
-    eq(messages.status, 'streaming'),
+    eqLiteral(messages.status, 'streaming'),
     options.all ? undefined : or(isNull(messages.leaseUntil), lt(messages.leaseUntil, sql`now()`)),
   );
   // An answer that ends here is recorded (`message.created`: webhooks, analytics) with its end.
