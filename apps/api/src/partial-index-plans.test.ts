@@ -42,25 +42,17 @@ async function genericPlan(text: string): Promise<string> {
     `EXPLAIN EXECUTE plan_probe${args}`,
   ];
   const cleanUp = ['RESET plan_cache_mode', 'DEALLOCATE plan_probe'];
-  const lines = (rows: Record<string, string>[]) => rows.map((r) => Object.values(r)[0]).join('\n');
-  if (t.database.kind === 'pglite') {
-    let plan = '';
-    try {
-      for (const step of steps) plan = lines((await t.database.query<Record<string, string>>(step)).rows);
-    } finally {
-      for (const step of cleanUp) await t.database.query(step).catch(() => undefined);
-    }
-    return plan;
-  }
-  // A session of its own: PREPARE and SET hold for one connection.
-  const client = await (t.database.raw as pg.Pool).connect();
+  // PREPARE and SET hold for one session: PGlite's only one, or a pool connection of its own.
+  const client = t.database.kind === 'pglite' ? null : await (t.database.raw as pg.Pool).connect();
+  const run = (q: string) =>
+    client ? client.query<Record<string, string>>(q) : t.database.query<Record<string, string>>(q);
+  let plan = '';
   try {
-    let plan = '';
-    for (const step of steps) plan = lines((await client.query<Record<string, string>>(step)).rows);
+    for (const step of steps) plan = (await run(step)).rows.map((r) => Object.values(r)[0]).join('\n');
     return plan;
   } finally {
-    for (const step of cleanUp) await client.query(step).catch(() => undefined);
-    client.release();
+    for (const step of cleanUp) await run(step).catch(() => undefined);
+    client?.release();
   }
 }
 

@@ -171,7 +171,7 @@ export function AppSidebar({ user, applications, selected, chatrooms, attentionC
                 ))}
               </ul>
             )}
-            {chatrooms.more && !chatrooms.error ? (
+            {chatrooms.more ? (
               // The latest chats only (decision 105); the log finds any other by its words.
               <Link
                 to={`${base}/conversations?source=web`}
