@@ -2,7 +2,7 @@ import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { PencilIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { QaPairDialog } from './qa-pair-dialog';
+import { LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 
 /** A Q&A item's answer and other phrasings under its question (its title), with Edit. */
 export function QaPairSummary({ item }: { item: TKnowledgeItem }) {
@@ -25,6 +25,8 @@ export function QaPairSummary({ item }: { item: TKnowledgeItem }) {
         size="sm"
         className="h-auto p-0"
         onClick={() => setEditing(true)}
+        onPointerEnter={QaPairDialog.preload}
+        onFocus={QaPairDialog.preload}
         aria-label={`Edit ${item.title}`}
       >
         <PencilIcon aria-hidden="true" />

@@ -1,8 +1,7 @@
 import { FileUpIcon, MessageSquarePlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { QaImportDialog } from './qa-import-dialog';
-import { QaPairDialog } from './qa-pair-dialog';
+import { LazyQaImportDialog as QaImportDialog, LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 
 /** Q&A pairs: questions the assistant answers with the owner's words; add one, or import a CSV. */
 export function QaPairsBar() {
@@ -22,11 +21,22 @@ export function QaPairsBar() {
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button type="button" onClick={() => setAdding(true)}>
+        <Button
+          type="button"
+          onClick={() => setAdding(true)}
+          onPointerEnter={QaPairDialog.preload}
+          onFocus={QaPairDialog.preload}
+        >
           <MessageSquarePlusIcon aria-hidden="true" />
           Add Q&A
         </Button>
-        <Button type="button" variant="outline" onClick={() => setImporting(true)}>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => setImporting(true)}
+          onPointerEnter={QaImportDialog.preload}
+          onFocus={QaImportDialog.preload}
+        >
           <FileUpIcon aria-hidden="true" />
           Import Q&A (CSV)
         </Button>
