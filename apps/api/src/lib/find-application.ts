@@ -1,10 +1,12 @@
 import type { Db } from '@cairn/db/client';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { applications } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { notFound } from './app-error.ts';
 
-function prepareLookup(db: Db) {
-  return db
+// Nearly every request under /api/applications/{id}/ runs this lookup.
+const ownedApplication = preparedPerDb((db) =>
+  db
     .select()
     .from(applications)
     .where(
@@ -13,21 +15,12 @@ function prepareLookup(db: Db) {
         eq(applications.ownerId, sql.placeholder('ownerId')),
       ),
     )
-    .prepare('owned_application');
-}
-
-// Nearly every request under /api/applications/{id}/ runs this lookup: it is built once per database
-// handle (a transaction is a handle of its own), not at every call.
-const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+    .prepare('owned_application'),
+);
 
 /** The caller's application, or a 404 whether it is absent or someone else's. */
 export async function findApplication(db: Db, ownerId: number, uuid: string) {
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = prepareLookup(db);
-    lookups.set(db, lookup);
-  }
-  const [app] = await lookup.execute({ uuid, ownerId });
+  const [app] = await ownedApplication(db).execute({ uuid, ownerId });
   if (!app) throw notFound('Application not found.');
   return app;
 }

@@ -1,7 +1,9 @@
 import type { TModelType } from '@cairn/contracts/applications';
 import type { TProviderKind } from '@cairn/contracts/model-providers';
+import type { Db } from '@cairn/db/client';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { modelProviders, providerModels } from '@cairn/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ModelCtx } from '../lib/ctx.ts';
 import { SecretBoxError } from '../lib/secret-box.ts';
 import { ModelProviderError } from './provider-errors.ts';
@@ -51,6 +53,22 @@ function openKey(ctx: ModelCtx, row: typeof modelProviders.$inferSelect): string
   }
 }
 
+/** Every answer with a connected model reads its model: optionally only among an owner's. */
+function modelLookup(db: Db, owned: boolean) {
+  const conditions = [
+    eq(providerModels.uuid, sql.placeholder('modelUuid')),
+    eq(providerModels.modelType, sql.placeholder('modelType')),
+  ];
+  if (owned) conditions.push(eq(modelProviders.ownerId, sql.placeholder('ownerId')));
+  return db
+    .select({ model: providerModels, provider: modelProviders })
+    .from(providerModels)
+    .innerJoin(modelProviders, eq(providerModels.providerId, modelProviders.id))
+    .where(and(...conditions));
+}
+const anyonesModel = preparedPerDb((db) => modelLookup(db, false).prepare('provider_model'));
+const ownersModel = preparedPerDb((db) => modelLookup(db, true).prepare('owners_provider_model'));
+
 /**
  * A provider model by uuid with its provider's connection (key decrypted), optionally scoped to
  * an owner. A missing model — deleted since it was chosen — is a clear `not_configured` error.
@@ -67,13 +85,10 @@ export async function loadProviderModel(
       `The ${modelType} model of this application no longer exists; choose another one on the application page.`,
     );
   if (!UUID.test(modelUuid)) throw missing();
-  const conditions = [eq(providerModels.uuid, modelUuid), eq(providerModels.modelType, modelType)];
-  if (ownerId !== undefined) conditions.push(eq(modelProviders.ownerId, ownerId));
-  const [row] = await ctx.database.db
-    .select({ model: providerModels, provider: modelProviders })
-    .from(providerModels)
-    .innerJoin(modelProviders, eq(providerModels.providerId, modelProviders.id))
-    .where(and(...conditions));
+  const [row] =
+    ownerId === undefined
+      ? await anyonesModel(ctx.database.db).execute({ modelUuid, modelType })
+      : await ownersModel(ctx.database.db).execute({ modelUuid, modelType, ownerId });
   if (!row) throw missing();
   return {
     provider: connectionOf(ctx, row.provider),

@@ -10,14 +10,29 @@ import {
 import { ASSISTANT_SENDER } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
 import { eqLiteral } from '@cairn/db/literal';
+import { preparedPerDb } from '@cairn/db/prepared';
 import {
+  applications,
   chatrooms,
   feedbackDismissals,
   messages,
   unansweredQuestionAsks,
   unansweredQuestions,
 } from '@cairn/db/schema';
-import { and, asc, count, countDistinct, desc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  max,
+  type Placeholder,
+  sql,
+} from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 
 /** Chatrooms listed per unanswered question. */
@@ -40,7 +55,7 @@ export function plainExcerpt(markdown: string, max = ATTENTION_EXCERPT_CHARS): s
  * 👎 answers of the application that the owner has not dismissed, for the badge's count and the
  * list alike (over messages joined to their chatroom and, left, to their dismissal).
  */
-const openBadAnswers = (applicationId: number) =>
+const openBadAnswers = (applicationId: number | Placeholder) =>
   and(
     eq(chatrooms.applicationId, applicationId),
     eqLiteral(messages.feedback, 'down'),
@@ -58,37 +73,44 @@ export async function getAttention({ db }: Pick<Ctx, 'db'>, applicationId: numbe
 }
 
 /**
- * The counts behind the sidebar's badge, asked on every page of an application: three counts, the
- * bad answers through their partial index (`messages_bad_answers_idx`), never the lists.
+ * The counts behind the sidebar's badge, asked on every page of an application: three counts in one
+ * statement built once (decision 106), the bad answers through their partial index
+ * (`messages_bad_answers_idx`), never the lists.
  */
+const attentionCounts = preparedPerDb((db) => {
+  const applicationId = sql.placeholder('applicationId');
+  const waiting = db
+    .select({ n: count() })
+    .from(chatrooms)
+    .where(and(eq(chatrooms.applicationId, applicationId), isNotNull(chatrooms.waitingSince)));
+  const unanswered = db
+    .select({ n: countDistinct(unansweredQuestions.id) })
+    .from(unansweredQuestions)
+    .innerJoin(unansweredQuestionAsks, eq(unansweredQuestionAsks.groupId, unansweredQuestions.id))
+    .where(and(eq(unansweredQuestions.applicationId, applicationId), eq(unansweredQuestions.status, 'open')));
+  const negative = db
+    .select({ n: count() })
+    .from(messages)
+    .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
+    .leftJoin(feedbackDismissals, eq(feedbackDismissals.messageId, messages.id))
+    .where(openBadAnswers(applicationId));
+  return db
+    .select({
+      waiting: sql<number>`(${waiting})`.mapWith(Number),
+      unanswered: sql<number>`(${unanswered})`.mapWith(Number),
+      negative_feedback: sql<number>`(${negative})`.mapWith(Number),
+    })
+    .from(applications)
+    .where(eq(applications.id, applicationId))
+    .prepare('attention_counts');
+});
+
 export async function countAttention(
   { db }: Pick<Ctx, 'db'>,
   applicationId: number,
 ): Promise<TAttentionCount> {
-  const [[waiting], [unanswered], [negative]] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(chatrooms)
-      .where(and(eq(chatrooms.applicationId, applicationId), isNotNull(chatrooms.waitingSince))),
-    db
-      .select({ n: countDistinct(unansweredQuestions.id) })
-      .from(unansweredQuestions)
-      .innerJoin(unansweredQuestionAsks, eq(unansweredQuestionAsks.groupId, unansweredQuestions.id))
-      .where(
-        and(eq(unansweredQuestions.applicationId, applicationId), eq(unansweredQuestions.status, 'open')),
-      ),
-    db
-      .select({ n: count() })
-      .from(messages)
-      .innerJoin(chatrooms, eq(chatrooms.id, messages.chatroomId))
-      .leftJoin(feedbackDismissals, eq(feedbackDismissals.messageId, messages.id))
-      .where(openBadAnswers(applicationId)),
-  ]);
-  return {
-    waiting: waiting?.n ?? 0,
-    unanswered: unanswered?.n ?? 0,
-    negative_feedback: negative?.n ?? 0,
-  };
+  const [counts] = await attentionCounts(db).execute({ applicationId });
+  return counts ?? { waiting: 0, unanswered: 0, negative_feedback: 0 };
 }
 
 async function listWaiting(db: Db, applicationId: number): Promise<TWaitingConversation[]> {

@@ -1,6 +1,7 @@
 import type { TChatroom, TChatroomList } from '@cairn/contracts/chat';
 import type { Db } from '@cairn/db/client';
 import { eqLiteral } from '@cairn/db/literal';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { chatrooms } from '@cairn/db/schema';
 import { and, desc, eq, isNotNull, ne, or, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
@@ -21,6 +22,19 @@ export async function sidebarChatroomsOf(
   applicationId: number,
   limit?: number,
 ): Promise<{ chatrooms: TChatroom[]; more: boolean }> {
+  const rows =
+    limit === undefined
+      ? await allSidebarChatrooms(db).execute({ applicationId })
+      : // One more than shown says whether there are more; each side stops there along its index.
+        await latestSidebarChatrooms(db).execute({ applicationId, limit: limit + 1 });
+  const shown = limit === undefined ? rows : rows.slice(0, limit);
+  return { chatrooms: shown.map(serializeChatroom), more: rows.length > shown.length };
+}
+
+/** The union of both sides, each (and the whole) cut at the `limit` placeholder when `limited`. */
+function sidebarUnion(db: Db, limited: boolean) {
+  const applicationId = sql.placeholder('applicationId');
+  const limit = sql.placeholder('limit');
   const latestFirst = [desc(chatrooms.lastMessageAt), desc(chatrooms.id)] as const;
   const own = db
     .select()
@@ -40,17 +54,17 @@ export async function sidebarChatroomsOf(
     )
     .orderBy(...latestFirst)
     .$dynamic();
-  // One more than shown says whether there are more; each side stops there along its index.
-  const union =
-    limit === undefined
-      ? unionAll(own, withAPerson)
-      : unionAll(own.limit(limit + 1), withAPerson.limit(limit + 1));
+  const union = limited ? unionAll(own.limit(limit), withAPerson.limit(limit)) : unionAll(own, withAPerson);
   // Unqualified: the order applies to the union's columns.
-  const ordered = union.orderBy(sql`last_message_at DESC, id DESC`);
-  const rows = await (limit === undefined ? ordered : ordered.limit(limit + 1));
-  const shown = limit === undefined ? rows : rows.slice(0, limit);
-  return { chatrooms: shown.map(serializeChatroom), more: rows.length > shown.length };
+  const ordered = union.orderBy(sql`last_message_at DESC, id DESC`).$dynamic();
+  return limited ? ordered.limit(limit) : ordered;
 }
+
+// The navigation call of every signed-in page reads the window; `GET …/chatrooms/` reads them all.
+const latestSidebarChatrooms = preparedPerDb((db) =>
+  sidebarUnion(db, true).prepare('sidebar_chatrooms_latest'),
+);
+const allSidebarChatrooms = preparedPerDb((db) => sidebarUnion(db, false).prepare('sidebar_chatrooms_all'));
 
 /** The application's sidebar chatrooms, latest activity first. */
 export async function listChatrooms(

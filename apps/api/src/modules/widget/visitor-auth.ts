@@ -1,5 +1,5 @@
 import { VISITOR_TOKEN_PREFIX } from '@cairn/contracts/widget';
-import type { Db } from '@cairn/db/client';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { applications, chatrooms, widgets } from '@cairn/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -47,8 +47,9 @@ export async function authenticateVisitorIn(
   return { visitor, chatroom };
 }
 
-function prepareVisitorLookup(db: Db) {
-  return db
+// Every visitor call runs it.
+const visitorLookup = preparedPerDb((db) =>
+  db
     .select({ application: applications, widget: widgets, chatroom: chatrooms })
     .from(applications)
     .leftJoin(widgets, eq(widgets.applicationId, applications.id))
@@ -61,12 +62,8 @@ function prepareVisitorLookup(db: Db) {
       ),
     )
     .where(eq(applications.uuid, sql.placeholder('application')))
-    .prepare('visitor_lookup');
-}
-
-// Every visitor call runs it: built once per database handle, as the owner's token and application
-// lookups are (drizzle's query building costs about as much as PGlite running it).
-const visitorLookups = new WeakMap<Db, ReturnType<typeof prepareVisitorLookup>>();
+    .prepare('visitor_lookup'),
+);
 
 async function readVisitor(
   app: Ctx,
@@ -82,13 +79,8 @@ async function readVisitor(
   }
   const claims = app.visitorTokens.verify(match[1], options);
   if (!claims) throw unauthorized('The visitor token is invalid or has expired; reload the page.');
-  let lookup = visitorLookups.get(app.db);
-  if (!lookup) {
-    lookup = prepareVisitorLookup(app.db);
-    visitorLookups.set(app.db, lookup);
-  }
   // One round trip for all of them (no conversation named: none matches a null uuid).
-  const [row] = await lookup.execute({
+  const [row] = await visitorLookup(app.db).execute({
     application: claims.a,
     visitor: claims.v,
     conversation: conversationUuid ?? null,

@@ -6,6 +6,7 @@ import {
   type TSource,
 } from '@cairn/contracts/chat';
 import { BUILTIN_TEXT_MODEL } from '@cairn/contracts/models';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { markAnswerPhase } from '../../../lib/answer-phases.ts';
@@ -93,10 +94,9 @@ async function* abortable<T>(iterable: AsyncIterable<T>, signal: AbortSignal): A
   }
 }
 
-/** The question this answer replies to and the turns before it, oldest first. */
-async function loadConversation(app: Ctx, chatroomId: number, answerId: number, replyTo: unknown) {
-  // Only what the prompt needs: an answer's metadata (its citations) is most of its row.
-  const rows = await app.db
+// Only what the prompt needs: an answer's metadata (its citations) is most of its row.
+const conversationBefore = preparedPerDb((db) =>
+  db
     .select({
       uuid: messages.uuid,
       message: messages.message,
@@ -105,9 +105,20 @@ async function loadConversation(app: Ctx, chatroomId: number, answerId: number, 
       sendToUser: sql<boolean>`coalesce(${messages.metadata}->'send_to_user' = 'true'::jsonb, false)`,
     })
     .from(messages)
-    .where(and(eq(messages.chatroomId, chatroomId), lt(messages.id, answerId)))
+    .where(
+      and(
+        eq(messages.chatroomId, sql.placeholder('chatroomId')),
+        lt(messages.id, sql.placeholder('answerId')),
+      ),
+    )
     .orderBy(desc(messages.id))
-    .limit(HISTORY_TURNS * 2 + 1);
+    .limit(HISTORY_TURNS * 2 + 1)
+    .prepare('conversation_before_answer'),
+);
+
+/** The question this answer replies to and the turns before it, oldest first. */
+async function loadConversation(app: Ctx, chatroomId: number, answerId: number, replyTo: unknown) {
+  const rows = await conversationBefore(app.db).execute({ chatroomId, answerId });
   const usable = rows.reverse().filter((m) => m.message.trim() && !m.sendToUser);
   let at = usable.findIndex((m) => m.uuid === replyTo);
   if (at < 0) at = usable.findLastIndex((m) => m.senderIdentifier !== ASSISTANT_SENDER);
