@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { LOGIN_JS_BUDGET, SIGNED_IN_JS_BUDGET, scriptsOf } from '../../e2e/js-budget.ts';
 import { startServer } from '../../e2e/server.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -37,8 +38,6 @@ const CHATS = process.argv.includes('--chats')
 const KB = 1024;
 const TARGET_TTFB_MS = 20;
 const TARGET_TTFB_TIMES_API = 3;
-const TARGET_LOGIN_JS = 100 * KB;
-const TARGET_SIGNED_IN_JS = 160 * KB;
 const BOT_FREE_UA =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 
@@ -51,16 +50,6 @@ function build(): string {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return dir;
-}
-
-/** Every script and module preload the page's HTML makes the browser fetch before hydrating. */
-function scriptsOf(html: string): string[] {
-  const js = new Set<string>();
-  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) js.add(m[1]!);
-  for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) js.add(m[1]!);
-  // React Router's entry imports (inline module script) are also preloaded above; catch any extra.
-  for (const m of html.matchAll(/import\(?\s*"(\/assets\/[^"]+\.js)"/g)) js.add(m[1]!);
-  return [...js];
 }
 
 const gzipCache = new Map<string, number>();
@@ -315,7 +304,7 @@ async function main() {
           `    API ${`GET ${p.replace(app.uuid, '{id}').replace(room, '{room}')}`.padEnd(52)} p50 ${ms(apiP50[i]!)}`,
         );
       }
-      const jsTarget = page.signedIn ? TARGET_SIGNED_IN_JS : TARGET_LOGIN_JS;
+      const jsTarget = page.signedIn ? SIGNED_IN_JS_BUDGET : LOGIN_JS_BUDGET;
       lines.push(
         `  JS gzip   ${kb(browserJs)} loaded by Chromium (${loaded.size} files), ${kb(initialJs)} in the HTML  target ≤ ${kb(jsTarget)} → ${verdict(browserJs <= jsTarget)}`,
       );
