@@ -1,10 +1,10 @@
-import { MenuIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { NotificationBell } from '../features/notifications/notification-bell';
 import type { Application, ChatroomList, User } from '../lib/types';
 import { AppSidebar } from './app-sidebar';
 import { Brand } from './brand';
+import { MenuIcon } from './icons';
 import { Button } from './ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from './ui/sheet';
 

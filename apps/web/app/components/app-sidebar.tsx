@@ -1,5 +1,13 @@
 import type { TChatroom } from '@cairn/contracts/chat';
 import { CHATROOM_SOURCE_LABELS, type TChatroomSource } from '@cairn/contracts/chatroom-rules';
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, useFetcher, useLocation } from 'react-router';
+import { ChatroomActions } from '../features/chat/chatroom-actions';
+import { useLiveChatrooms } from '../features/chat/use-live-chatrooms';
+import { NotificationBell } from '../features/notifications/notification-bell';
+import type { Application, ChatroomList, ChatroomSummary, User } from '../lib/types';
+import { cn, NEW_CHAT_ID } from '../lib/utils';
+import { Brand } from './brand';
 import {
   BellIcon,
   BookOpenIcon,
@@ -21,15 +29,7 @@ import {
   PlusIcon,
   SquarePenIcon,
   UserRoundIcon,
-} from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { Link, NavLink, useFetcher, useLocation } from 'react-router';
-import { ChatroomActions } from '../features/chat/chatroom-actions';
-import { useLiveChatrooms } from '../features/chat/use-live-chatrooms';
-import { NotificationBell } from '../features/notifications/notification-bell';
-import type { Application, ChatroomList, ChatroomSummary, User } from '../lib/types';
-import { cn, NEW_CHAT_ID } from '../lib/utils';
-import { Brand } from './brand';
+} from './icons';
 import { LazyCreateApplicationDialog as CreateApplicationDialog } from './lazy-create-application-dialog';
 import { ThemeMenuItems } from './theme-menu';
 import {

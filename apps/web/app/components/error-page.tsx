@@ -1,8 +1,8 @@
-import { HomeIcon, RotateCwIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { isRouteErrorResponse } from 'react-router';
 import { guardedReload, isChunkLoadError } from '../lib/reload-guard';
 import { cn } from '../lib/utils';
+import { HomeIcon, RotateCwIcon } from './icons';
 import { Button } from './ui/button';
 
 export const NOT_FOUND_MESSAGE = 'Page Not Found';

@@ -1,4 +1,4 @@
-import { CircleAlertIcon } from 'lucide-react';
+import { CircleAlertIcon } from './icons';
 import { Alert, AlertDescription } from './ui/alert';
 
 /** The form-level message (a plain error from the API, specification §5). */

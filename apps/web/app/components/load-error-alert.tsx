@@ -1,6 +1,6 @@
-import { AlertCircleIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useRevalidator } from 'react-router';
+import { CircleAlertIcon } from './icons';
 import { Alert, AlertDescription, AlertTitle } from './ui/alert';
 import { Button } from './ui/button';
 
@@ -9,7 +9,7 @@ export function LoadErrorAlert({ message }: { message: ReactNode }) {
   const revalidator = useRevalidator();
   return (
     <Alert variant="destructive">
-      <AlertCircleIcon aria-hidden="true" />
+      <CircleAlertIcon aria-hidden="true" />
       <AlertTitle>{message}</AlertTitle>
       <AlertDescription>
         <Button size="sm" variant="outline" className="mt-2" onClick={() => revalidator.revalidate()}>

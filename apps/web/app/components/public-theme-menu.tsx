@@ -1,7 +1,7 @@
-import { CircleIcon, PaletteIcon } from 'lucide-react';
 import { Form, useLocation, useRouteLoaderData } from 'react-router';
 import { DEFAULT_THEME, MODES, THEMES, type ThemePrefs } from '../lib/theme';
 import { cn } from '../lib/utils';
+import { CircleIcon, PaletteIcon } from './icons';
 import { buttonVariants } from './ui/button';
 
 const THEME_LABEL = { gray: 'Gray', blue: 'Blue', violet: 'Violet' } as const;

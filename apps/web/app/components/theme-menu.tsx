@@ -1,5 +1,5 @@
-import { MonitorIcon, MoonIcon, PaletteIcon, SunIcon } from 'lucide-react';
 import { MODES, THEMES } from '../lib/theme';
+import { MonitorIcon, MoonIcon, PaletteIcon, SunIcon } from './icons';
 import { useTheme } from './theme-menu-state';
 import { Button } from './ui/button';
 import {

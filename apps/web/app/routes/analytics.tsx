@@ -1,7 +1,7 @@
 import type { TAnalytics } from '@cairn/contracts/analytics';
-import { ChartColumnIcon } from 'lucide-react';
 import { type ReactNode, useId, useMemo } from 'react';
 import { Link, useNavigation, useSearchParams } from 'react-router';
+import { ChartColumnIcon } from '../components/icons';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';

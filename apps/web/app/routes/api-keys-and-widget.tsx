@@ -1,7 +1,7 @@
 import { API_KEYS_MAX } from '@cairn/contracts/api-key-limits';
-import { KeyRoundIcon } from 'lucide-react';
 import { useRef } from 'react';
 import { FetcherAnswer, useEverShown } from '../components/fetcher-answer';
+import { KeyRoundIcon } from '../components/icons';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';

@@ -1,6 +1,6 @@
 import type { TApplicationSummary } from '@cairn/contracts/applications';
-import { BookOpenIcon, KeyRoundIcon, SquarePenIcon } from 'lucide-react';
 import { data, Link } from 'react-router';
+import { BookOpenIcon, KeyRoundIcon, SquarePenIcon } from '../components/icons';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { Card, CardDescription, CardHeader, CardTitle } from '../components/ui/card';

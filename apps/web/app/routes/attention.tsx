@@ -1,14 +1,14 @@
 import type { TNegativeFeedback, TWaitingConversation } from '@cairn/contracts/attention';
+import { type ReactNode, useEffect } from 'react';
+import { Link, useFetcher } from 'react-router';
 import {
   CircleCheckBigIcon,
+  CircleHelpIcon,
   GlobeIcon,
-  HelpCircleIcon,
   MessageSquareIcon,
   ThumbsDownIcon,
   UserRoundIcon,
-} from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
-import { Link, useFetcher } from 'react-router';
+} from '../components/icons';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
@@ -226,7 +226,7 @@ function FeedbackRow({ appId, feedback }: { appId: string; feedback: TNegativeFe
               feedback.question
             ) : (
               <span className="inline-flex items-center gap-1 text-muted-foreground">
-                <HelpCircleIcon className="size-4" aria-hidden="true" />
+                <CircleHelpIcon className="size-4" aria-hidden="true" />
                 Question not found
               </span>
             )}

@@ -1,7 +1,7 @@
 import type { TConversation, TExportFormat } from '@cairn/contracts/conversations';
-import { AlertCircleIcon, DownloadIcon, MessagesSquareIcon, SearchXIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useFetcher, useNavigation, useRevalidator, useSearchParams } from 'react-router';
+import { CircleAlertIcon, DownloadIcon, MessagesSquareIcon, SearchXIcon } from '../components/icons';
 import { PageHeader } from '../components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
@@ -46,7 +46,7 @@ export default function Conversations({ loaderData, params }: Route.ComponentPro
   if (loaderData.page === null) {
     body = (
       <Alert variant="destructive">
-        <AlertCircleIcon aria-hidden="true" />
+        <CircleAlertIcon aria-hidden="true" />
         <AlertTitle>{loaderData.error}</AlertTitle>
         <AlertDescription>
           <div className="mt-2 flex gap-2">

@@ -1,7 +1,7 @@
 import { ZEmailRequest } from '@cairn/contracts/accounts';
-import { MailCheckIcon } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { FormError } from '../components/form-error';
+import { MailCheckIcon } from '../components/icons';
 import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Alert, AlertDescription } from '../components/ui/alert';
 import { Button } from '../components/ui/button';

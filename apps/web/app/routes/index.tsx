@@ -1,7 +1,7 @@
 import type { TApplicationSummary } from '@cairn/contracts/applications';
-import { BookOpenIcon, BoxIcon, KeyRoundIcon, MessagesSquareIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { BookOpenIcon, BoxIcon, KeyRoundIcon, MessagesSquareIcon, PlusIcon } from '../components/icons';
 import { LazyCreateApplicationDialog as CreateApplicationDialog } from '../components/lazy-create-application-dialog';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';

@@ -1,9 +1,9 @@
 import type { TKnowledgeItem, TKnowledgeItemDetail } from '@cairn/contracts/knowledge';
 import type { TKnowledgeChunkPage } from '@cairn/contracts/knowledge-chunks';
 import type { TKnowledgeSearchResponse } from '@cairn/contracts/knowledge-search';
-import { BookOpenIcon } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { data, useFetcher, useNavigate, useSearchParams } from 'react-router';
+import { BookOpenIcon } from '../components/icons';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';
 import { AddKnowledge } from '../features/knowledge/add-knowledge';

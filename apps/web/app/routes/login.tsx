@@ -1,7 +1,7 @@
 import { ZEmailRequest, ZLoginRequest } from '@cairn/contracts/accounts';
-import { MailIcon } from 'lucide-react';
 import { data, Form, Link, redirect, useNavigation, useSearchParams } from 'react-router';
 import { FormError } from '../components/form-error';
+import { MailIcon } from '../components/icons';
 import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';

@@ -1,8 +1,8 @@
 import type { TChatroomMessages, TSource } from '@cairn/contracts/chat';
 import { isInProgress, senderIdentifierOf } from '@cairn/contracts/message-rules';
-import { ExternalLinkIcon, MessageSquareIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { data, useNavigation, useParams } from 'react-router';
+import { ExternalLinkIcon, MessageSquareIcon } from '../components/icons';
 import { LoadErrorAlert } from '../components/load-error-alert';
 import { PageHeader } from '../components/page-header';
 import { EmptyState } from '../components/ui/empty-state';

@@ -1,7 +1,7 @@
 import { ZRegisterForm } from '@cairn/contracts/accounts';
-import { MailCheckIcon } from 'lucide-react';
 import { Form, Link, useNavigation } from 'react-router';
 import { FormError } from '../components/form-error';
+import { MailCheckIcon } from '../components/icons';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { focusField, keptPasswords, postedEmail, withEmailAndPasswords } from '../components/public-form';
 import { Button } from '../components/ui/button';

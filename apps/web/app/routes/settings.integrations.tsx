@@ -1,8 +1,8 @@
 import { WEBHOOKS_MAX } from '@cairn/contracts/webhook-limits';
-import { AlertCircleIcon, PlusIcon, WebhookIcon } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import { FetcherAnswer, useEverShown } from '../components/fetcher-answer';
+import { CircleAlertIcon, PlusIcon, WebhookIcon } from '../components/icons';
 import { PageHeader } from '../components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '../components/ui/alert';
 import { Button } from '../components/ui/button';
@@ -44,7 +44,7 @@ export async function action(args: Route.ActionArgs) {
 function LoadFailed({ title, onRetry }: { title: string | null; onRetry: () => void }) {
   return (
     <Alert variant="destructive">
-      <AlertCircleIcon aria-hidden="true" />
+      <CircleAlertIcon aria-hidden="true" />
       <AlertTitle>{title}</AlertTitle>
       <AlertDescription>
         <Button size="sm" variant="outline" className="mt-2" onClick={onRetry}>

@@ -1,6 +1,6 @@
 import type { TModelProvider } from '@cairn/contracts/model-providers';
-import { CpuIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
+import { CpuIcon, PlusIcon } from '../components/icons';
 import { PageHeader } from '../components/page-header';
 import { Button } from '../components/ui/button';
 import { EmptyState } from '../components/ui/empty-state';

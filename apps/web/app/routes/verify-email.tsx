@@ -1,6 +1,6 @@
 import { ZEmailRequest } from '@cairn/contracts/accounts';
-import { CircleCheckIcon, CircleXIcon } from 'lucide-react';
 import { data, Form, Link, useNavigation } from 'react-router';
+import { CircleCheckIcon, CircleXIcon } from '../components/icons';
 import { focusField, postedEmail, withEmail } from '../components/public-form';
 import { Button } from '../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../components/ui/card';

@@ -1,7 +1,7 @@
-import { XIcon } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '../../lib/utils';
+import { XIcon } from '../icons';
 
 /**
  * The Radix dialog itself, loaded when a dialog first opens (see ./dialog.tsx): traps focus while

@@ -1,7 +1,7 @@
-import { CheckIcon, ChevronRightIcon, CircleIcon } from 'lucide-react';
 import { DropdownMenu as DropdownMenuPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '../../lib/utils';
+import { CheckIcon, ChevronRightIcon, CircleIcon } from '../icons';
 
 /** The Radix menu itself, loaded when a menu is first opened (see ./dropdown-menu.tsx). */
 export const DropdownMenu = DropdownMenuPrimitive.Root;

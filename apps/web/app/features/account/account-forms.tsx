@@ -1,4 +1,4 @@
-import { MailIcon } from 'lucide-react';
+import { MailIcon } from '../../components/icons';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../components/ui/card';

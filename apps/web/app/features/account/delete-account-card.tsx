@@ -1,5 +1,5 @@
-import { Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
+import { Trash2Icon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Card, CardDescription, CardFooter, CardHeader } from '../../components/ui/card';
 import {

@@ -1,5 +1,5 @@
 import type { TSession } from '@cairn/contracts/account-settings';
-import { LogOutIcon, MonitorIcon, SmartphoneIcon } from 'lucide-react';
+import { LogOutIcon, MonitorIcon, SmartphoneIcon } from '../../components/icons';
 import { LoadErrorAlert } from '../../components/load-error-alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,9 +1,9 @@
 import type { TApiKey } from '@cairn/contracts/api-keys';
-import { KeyRoundIcon, Trash2Icon } from 'lucide-react';
 import { type RefObject, useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
+import { KeyRoundIcon, Trash2Icon } from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {

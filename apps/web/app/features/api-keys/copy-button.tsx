@@ -1,5 +1,5 @@
-import { CheckIcon, CopyIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { CheckIcon, CopyIcon } from '../../components/icons';
 import { Button, type ButtonProps } from '../../components/ui/button';
 import { toast } from '../../lib/toast';
 

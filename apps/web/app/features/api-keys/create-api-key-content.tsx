@@ -6,10 +6,10 @@ import {
   type TCreatedApiKey,
 } from '@cairn/contracts/api-keys';
 import dayjs from 'dayjs';
-import { TriangleAlertIcon } from 'lucide-react';
 import { useState } from 'react';
 import type { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { TriangleAlertIcon } from '../../components/icons';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../components/ui/dialog';

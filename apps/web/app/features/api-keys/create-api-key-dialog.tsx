@@ -1,5 +1,5 @@
-import { PlusIcon } from 'lucide-react';
 import { type ReactNode, useCallback, useState } from 'react';
+import { PlusIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '../../components/ui/dialog';
 import { lazyModule } from '../../lib/lazy-module';

@@ -1,5 +1,5 @@
-import { CopyIcon, MoreHorizontalIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { CopyIcon, EllipsisIcon, PencilIcon, Trash2Icon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   DropdownMenu,
@@ -46,7 +46,7 @@ export function ApplicationActions({
             size={compact ? 'icon' : 'default'}
             aria-label={`Manage ${application.name}`}
           >
-            <MoreHorizontalIcon aria-hidden="true" />
+            <EllipsisIcon aria-hidden="true" />
             {compact ? null : 'Manage'}
           </Button>
         </DropdownMenuTrigger>

@@ -1,12 +1,12 @@
 import type { TUnansweredQuestion } from '@cairn/contracts/attention';
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { KNOWLEDGE_LIMITS } from '@cairn/contracts/knowledge-limits';
-import { BookPlusIcon, EyeOffIcon } from 'lucide-react';
 import { Fragment, useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
 import { FetcherAnswer, useEverShown } from '../../components/fetcher-answer';
 import { FormError } from '../../components/form-error';
+import { BookPlusIcon, EyeOffIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,

@@ -1,6 +1,6 @@
-import { MoreHorizontalIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams, useRevalidator } from 'react-router';
+import { EllipsisIcon, PencilIcon, Trash2Icon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -80,7 +80,7 @@ export function ChatroomActions({
             className="absolute top-1/2 right-1 size-7 -translate-y-1/2 opacity-0 group-focus-within:opacity-100 group-hover:opacity-100 data-[state=open]:opacity-100"
             aria-label={`Actions for ${chatroom.name}`}
           >
-            <MoreHorizontalIcon aria-hidden="true" />
+            <EllipsisIcon aria-hidden="true" />
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end">

@@ -1,7 +1,7 @@
 import type { TSource } from '@cairn/contracts/chat';
 import { headingOf } from '@cairn/contracts/citations';
-import { BookOpenIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { BookOpenIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,

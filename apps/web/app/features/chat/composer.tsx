@@ -1,6 +1,6 @@
 import { MESSAGE_MAX } from '@cairn/contracts/message-rules';
-import { SendIcon, SquareIcon } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { SendIcon, SquareIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { formatNumber } from '../../lib/format-number';
 import { cn } from '../../lib/utils';

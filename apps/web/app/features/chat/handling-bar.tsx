@@ -1,6 +1,6 @@
 import type { THandledBy } from '@cairn/contracts/chat';
-import { BotIcon, HandIcon, UserRoundIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { BotIcon, HandIcon, UserRoundIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { type ChatroomState, handlingOf } from './chat-state';

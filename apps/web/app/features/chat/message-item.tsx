@@ -2,17 +2,17 @@ import type { TSource } from '@cairn/contracts/chat';
 import { headingOf } from '@cairn/contracts/citations';
 import { isConversationNotice } from '@cairn/contracts/conversation-notices';
 import { ASSISTANT_SENDER, isInProgress } from '@cairn/contracts/message-rules';
+import { useState } from 'react';
 import {
-  AlertCircleIcon,
   CheckIcon,
+  CircleAlertIcon,
   CopyIcon,
   RefreshCwIcon,
   RotateCcwIcon,
   SquareIcon,
   ThumbsDownIcon,
   ThumbsUpIcon,
-} from 'lucide-react';
-import { useState } from 'react';
+} from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { AnswerMarkdown } from './answer-markdown';
@@ -87,7 +87,7 @@ function UserItem({ message, onRetry }: { message: ChatMessage; onRetry: Actions
         {failed ? (
           <>
             <span className="flex items-center gap-1 text-destructive" role="alert">
-              <AlertCircleIcon className="size-3.5" aria-hidden="true" />
+              <CircleAlertIcon className="size-3.5" aria-hidden="true" />
               {message.local?.error ?? 'Not sent'}
             </span>
             <Button size="sm" variant="outline" className="h-7" onClick={() => onRetry(message)}>
@@ -134,7 +134,7 @@ function AnswerItem({ message, onCite, onStop, onRegenerate, onRate }: { message
         ) : null}
         {message.status === 'failed' ? (
           <p role="alert" className="mt-2 flex items-start gap-1.5 text-sm text-destructive">
-            <AlertCircleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <CircleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             {error ?? 'The answer failed.'}
           </p>
         ) : null}

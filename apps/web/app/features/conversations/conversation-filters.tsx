@@ -1,7 +1,7 @@
 import { CHATROOM_SOURCE_LABELS, CHATROOM_SOURCES } from '@cairn/contracts/chatroom-rules';
 import { CONVERSATION_SEARCH_MAX } from '@cairn/contracts/conversation-limits';
-import { SearchIcon } from 'lucide-react';
 import { Form, Link } from 'react-router';
+import { SearchIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';

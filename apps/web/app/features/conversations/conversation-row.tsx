@@ -1,5 +1,7 @@
 import { CHATROOM_SOURCE_LABELS } from '@cairn/contracts/chatroom-rules';
 import type { TConversation } from '@cairn/contracts/conversations';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import {
   CircleHelpIcon,
   HourglassIcon,
@@ -7,9 +9,7 @@ import {
   ThumbsDownIcon,
   ThumbsUpIcon,
   UserRoundIcon,
-} from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+} from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { RelativeTime } from '../chat/relative-time';
 

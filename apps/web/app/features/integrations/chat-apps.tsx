@@ -1,10 +1,10 @@
 import type { TIntegration, TIntegrationKind } from '@cairn/contracts/integrations';
-import { FileJsonIcon, MessageSquareIcon, PlusIcon, SendIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { ConfirmForm } from '../../components/confirm-form';
 import { DetailItem } from '../../components/detail-item';
 import { FetcherAnswer, useEverShown } from '../../components/fetcher-answer';
+import { FileJsonIcon, MessageSquareIcon, PlusIcon, SendIcon, Trash2Icon } from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {

@@ -1,7 +1,7 @@
 import type { TWebhook, TWebhookAttempt, TWebhookDelivery } from '@cairn/contracts/webhooks';
-import { ChevronRightIcon, RotateCcwIcon } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFetcher, useNavigate, useRevalidator } from 'react-router';
+import { ChevronRightIcon, RotateCcwIcon } from '../../components/icons';
 import { Alert, AlertTitle } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

@@ -1,4 +1,4 @@
-import { TriangleAlertIcon } from 'lucide-react';
+import { TriangleAlertIcon } from '../../components/icons';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Input } from '../../components/ui/input';
 import { CopyButton } from '../api-keys/copy-button';

@@ -1,4 +1,9 @@
 import type { TWebhook } from '@cairn/contracts/webhooks';
+import { type RefObject, useEffect, useState } from 'react';
+import { Link, useFetcher, useRevalidator } from 'react-router';
+import { ConfirmForm } from '../../components/confirm-form';
+import { DetailItem } from '../../components/detail-item';
+import { FormError } from '../../components/form-error';
 import {
   KeyRoundIcon,
   ListIcon,
@@ -8,12 +13,7 @@ import {
   SendIcon,
   Trash2Icon,
   WebhookIcon,
-} from 'lucide-react';
-import { type RefObject, useEffect, useState } from 'react';
-import { Link, useFetcher, useRevalidator } from 'react-router';
-import { ConfirmForm } from '../../components/confirm-form';
-import { DetailItem } from '../../components/detail-item';
-import { FormError } from '../../components/form-error';
+} from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {

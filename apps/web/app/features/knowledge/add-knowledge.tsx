@@ -1,7 +1,7 @@
-import { FileTextIcon, GlobeIcon, TextIcon } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { FileTextIcon, GlobeIcon, TextIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';

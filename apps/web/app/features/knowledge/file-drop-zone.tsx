@@ -1,6 +1,6 @@
 import { KNOWLEDGE_FILE_ACCEPT } from '@cairn/contracts/knowledge-limits';
-import { FileTextIcon, UploadIcon, XIcon } from 'lucide-react';
 import { useState } from 'react';
+import { FileTextIcon, UploadIcon, XIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { cn } from '../../lib/utils';
 import { formatBytes } from './knowledge-item-row';

@@ -1,7 +1,7 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { ChevronRightIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useFetcher } from 'react-router';
+import { ChevronRightIcon } from '../../components/icons';
 import { cn } from '../../lib/utils';
 import { RelativeTime } from '../chat/relative-time';
 import { REFRESH_CHOICES, SELECT } from './url-import-fields';

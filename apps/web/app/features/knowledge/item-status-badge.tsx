@@ -1,5 +1,10 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { CheckCircle2Icon, CircleDashedIcon, LoaderCircleIcon, TriangleAlertIcon } from 'lucide-react';
+import {
+  CircleCheckIcon,
+  CircleDashedIcon,
+  LoaderCircleIcon,
+  TriangleAlertIcon,
+} from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 
 const LABELS = { queued: 'Queued', processing: 'Processing', ready: 'Ready', failed: 'Failed' } as const;
@@ -11,7 +16,7 @@ export function ItemStatusBadge({ item }: { item: TKnowledgeItem }) {
     case 'ready':
       return (
         <Badge variant="secondary" className="text-success">
-          <CheckCircle2Icon aria-hidden="true" />
+          <CircleCheckIcon aria-hidden="true" />
           {label}
         </Badge>
       );

@@ -1,5 +1,5 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { FileTextIcon, GlobeIcon, MessageSquareQuoteIcon, TextIcon } from 'lucide-react';
+import { FileTextIcon, GlobeIcon, MessageSquareQuoteIcon, TextIcon } from '../../components/icons';
 
 const NAMES = { file: 'File', text: 'Text', url: 'Web page', qa: 'Q&A pair' } as const;
 const ICONS = { file: FileTextIcon, text: TextIcon, url: GlobeIcon, qa: MessageSquareQuoteIcon } as const;

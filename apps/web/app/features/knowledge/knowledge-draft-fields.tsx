@@ -1,5 +1,5 @@
-import { GlobeIcon, TextIcon, XIcon } from 'lucide-react';
 import { useId, useState } from 'react';
+import { GlobeIcon, TextIcon, XIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';

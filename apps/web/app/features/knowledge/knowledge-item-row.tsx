@@ -1,7 +1,7 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { EyeIcon, MoreHorizontalIcon, RefreshCwIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useFetcher } from 'react-router';
+import { EllipsisIcon, EyeIcon, RefreshCwIcon, Trash2Icon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -146,7 +146,7 @@ export function KnowledgeItemRow({ item, pages = [] }: { item: TKnowledgeItem; p
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
               <Button variant="ghost" size="icon" className="size-8" aria-label={`Actions for ${item.title}`}>
-                <MoreHorizontalIcon aria-hidden="true" />
+                <EllipsisIcon aria-hidden="true" />
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">

@@ -1,6 +1,6 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { PencilIcon } from 'lucide-react';
 import { useState } from 'react';
+import { PencilIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 

@@ -1,5 +1,5 @@
-import { FileUpIcon, MessageSquarePlusIcon } from 'lucide-react';
 import { useState } from 'react';
+import { FileUpIcon, MessageSquarePlusIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { LazyQaImportDialog as QaImportDialog, LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 

@@ -1,4 +1,4 @@
-import { ScanTextIcon } from 'lucide-react';
+import { ScanTextIcon } from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 
 /**

@@ -1,9 +1,9 @@
 import type { TKnowledgeSearchDecision, TKnowledgeSearchResult } from '@cairn/contracts/knowledge-search';
 import { RELEVANCE_THRESHOLD } from '@cairn/contracts/knowledge-search-rules';
-import { CircleCheckIcon, CircleSlashIcon, SearchIcon } from 'lucide-react';
 import { Suspense, useId } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { CircleCheckIcon, CircleSlashIcon, SearchIcon } from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';

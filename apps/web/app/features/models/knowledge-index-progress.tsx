@@ -1,6 +1,6 @@
 import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
-import { CircleAlertIcon } from 'lucide-react';
 import { Link } from 'react-router';
+import { CircleAlertIcon } from '../../components/icons';
 
 /** Failed items listed by name on the card; the rest are counted. */
 const FAILURES_SHOWN = 5;

@@ -1,5 +1,5 @@
-import { ChevronDownIcon } from 'lucide-react';
 import type * as React from 'react';
+import { ChevronDownIcon } from '../../components/icons';
 import { cn } from '../../lib/utils';
 
 /** A native <select> styled like the kit's inputs: accessible and usable before hydration. */

@@ -1,9 +1,9 @@
 import type { TModelProvider } from '@cairn/contracts/model-providers';
 import { PROVIDER_KIND_LABELS } from '@cairn/contracts/provider-kinds';
-import { KeyRoundIcon, PencilIcon, PlugZapIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { KeyRoundIcon, PencilIcon, PlugZapIcon, PlusIcon, Trash2Icon, XIcon } from '../../components/icons';
 import { Alert, AlertDescription } from '../../components/ui/alert';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';

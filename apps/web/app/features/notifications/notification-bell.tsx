@@ -1,7 +1,7 @@
 import type { TNotification } from '@cairn/contracts/notifications';
-import { BellIcon, CheckCheckIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { BellIcon, CheckCheckIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '../../components/ui/popover';
 import { useRealtime } from '../../lib/use-realtime';

@@ -6,8 +6,8 @@ import {
   type TNotificationEvent,
 } from '@cairn/contracts/notification-rules';
 import type { TNotificationChannel, TNotificationProfile } from '@cairn/contracts/notifications';
-import { BellIcon as InAppIcon, MailIcon, MessageSquareIcon as SlackIcon } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { BellIcon as InAppIcon, MailIcon, MessageSquareIcon as SlackIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Field } from '../../components/ui/field';
 import { Input } from '../../components/ui/input';

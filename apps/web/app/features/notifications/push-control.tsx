@@ -1,5 +1,5 @@
-import { BellRingIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { BellRingIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { normalizeError } from '../../lib/api-error';
 import { toast } from '../../lib/toast';

@@ -1,7 +1,7 @@
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
-import { GlobeIcon, PlusIcon, TriangleAlertIcon, XIcon } from 'lucide-react';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { type Control, type FieldErrors, useFieldArray } from 'react-hook-form';
+import { GlobeIcon, PlusIcon, TriangleAlertIcon, XIcon } from '../../components/icons';
 import { Alert, AlertDescription, AlertTitle } from '../../components/ui/alert';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';

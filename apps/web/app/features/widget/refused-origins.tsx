@@ -1,5 +1,5 @@
 import type { TRefusedOrigin } from '@cairn/contracts/widget';
-import { ShieldXIcon } from 'lucide-react';
+import { ShieldXIcon } from '../../components/icons';
 import { RelativeTime } from '../chat/relative-time';
 
 const REASONS: Record<TRefusedOrigin['reason'], string> = {

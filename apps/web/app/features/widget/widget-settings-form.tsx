@@ -1,11 +1,11 @@
 import type { TWidgetSettings } from '@cairn/contracts/widget';
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
 import { toNestErrors } from '@hookform/resolvers';
-import { CheckIcon, CircleAlertIcon, CircleDotIcon, PlusIcon, XIcon } from 'lucide-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { type FieldError, type Path, type Resolver, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { useBlocker, useFetcher } from 'react-router';
 import { FormError } from '../../components/form-error';
+import { CheckIcon, CircleAlertIcon, CircleDotIcon, PlusIcon, XIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
