@@ -104,15 +104,25 @@ test('the analytics page shows the real numbers of a few conversations', async (
   // Each chart says what it shows, and its numbers are there as a table.
   const chart = page.getByRole('img', { name: /^4 conversations and 9 messages from / });
   await expect(chart).toBeVisible();
-  // Drawn as SVG (on the server too): a point on each day with a value, saying it on hover. Every
-  // day of the range has a count (0 before today); only today has a time to the first token, so
-  // that chart's two series are a point each.
+  // Drawn as SVG (on the server too): a dot on each day with a value while the days are far enough
+  // apart (a month, at this width), and the pointer's day read out. Every day of the range has a
+  // count (0 before today); only today has a time to the first token, so that chart's two series
+  // are a dot each (a day alone between gaps always has its dot: it has no line).
   await expect(chart.locator('circle')).toHaveCount(2 * 30);
-  await expect(chart.locator('title').filter({ hasText: /^Conversations, \w+ \d+: 4$/ })).toHaveCount(1);
-  await expect(chart.locator('title').filter({ hasText: /^Messages, \w+ \d+: 9$/ })).toHaveCount(1);
   const firstToken = page.getByRole('img', { name: /^Answers started after / });
   await expect(firstToken.locator('circle')).toHaveCount(2);
   const figure = page.getByRole('figure', { name: 'Conversations and messages' });
+  const readout = figure.locator('[data-chart-readout]');
+  await expect(readout).toHaveCount(0);
+  // Today is the last day, at the plot's right edge (22 px inside the chart's).
+  const plot = (await chart.boundingBox())!;
+  await chart.hover({ position: { x: plot.width - 22, y: plot.height / 2 } });
+  await expect(readout).toContainText('Conversations: 4');
+  await expect(readout).toContainText('Messages: 9');
+  await expect(figure.locator('[data-chart-guide] circle')).toHaveCount(2);
+  await shoot(page, 'analytics-readout', { fullPage: false });
+  await page.mouse.move(0, 0);
+  await expect(readout).toHaveCount(0);
   // Drawn when first opened (decision 105), not with every page.
   await expect(figure.locator('details table')).toHaveCount(0);
   await figure.getByText('Show as a table').click();
@@ -134,6 +144,14 @@ test('the analytics page shows the real numbers of a few conversations', async (
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // Another range by the picker; a range the API refuses says why.
+  // A longer range: 90 days are too close for a dot each; the readout still names any day.
+  await page.getByRole('link', { name: '90 days' }).click();
+  await expect(page).toHaveURL(/\?days=90$/);
+  const quarter = page.getByRole('img', { name: /^4 conversations and 9 messages from / });
+  await expect(quarter.locator('circle')).toHaveCount(0);
+  const wide = (await quarter.boundingBox())!;
+  await quarter.hover({ position: { x: wide.width - 22, y: wide.height / 2 } });
+  await expect(figure.locator('[data-chart-readout]')).toContainText('Conversations: 4');
   await page.getByRole('link', { name: '7 days' }).click();
   await expect(page).toHaveURL(/\?days=7$/);
   await expect(page.getByRole('link', { name: '7 days' })).toHaveAttribute('aria-current', 'page');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { dayLabel, labelledDays, maxOf, seriesShape, yScale } from './chart-scale';
+import {
+  dayLabel,
+  labelledDays,
+  markedPoints,
+  maxOf,
+  nearestDay,
+  POINT_SPACE,
+  seriesShape,
+  yScale,
+} from './chart-scale';
 
 describe('yScale', () => {
   it('reads from 0 to a nice top with about four ticks at 1, 2 or 5 times a power of ten', () => {
@@ -116,5 +125,34 @@ describe('seriesShape', () => {
       () => 2 / 3,
     );
     expect(shape.path).toBe('M0.33 0.67');
+  });
+});
+
+describe('markedPoints', () => {
+  const x = (i: number) => i * 10;
+  const y = (v: number) => 100 - v;
+
+  it('marks every day when there is room for a dot each', () => {
+    const values = [1, 2, null, 4];
+    const { points } = seriesShape(values, x, y);
+    expect(markedPoints(values, points, POINT_SPACE).map((p) => p.index)).toEqual([0, 1, 3]);
+  });
+
+  it('closer than that, marks only the days alone between gaps (they have no line)', () => {
+    const values = [1, 2, null, 4, null, 6];
+    const { points } = seriesShape(values, x, y);
+    expect(markedPoints(values, points, POINT_SPACE - 1).map((p) => p.index)).toEqual([3, 5]);
+    expect(markedPoints([7], seriesShape([7], x, y).points, 0).map((p) => p.index)).toEqual([0]);
+  });
+});
+
+describe('nearestDay', () => {
+  it('rounds the pointer to the nearest day and keeps it inside the range', () => {
+    expect(nearestDay(100, 100, 10, 5)).toBe(0);
+    expect(nearestDay(114, 100, 10, 5)).toBe(1);
+    expect(nearestDay(116, 100, 10, 5)).toBe(2);
+    expect(nearestDay(40, 100, 10, 5)).toBe(0);
+    expect(nearestDay(900, 100, 10, 5)).toBe(4);
+    expect(nearestDay(300, 100, 0, 1)).toBe(0);
   });
 });

@@ -91,3 +91,28 @@ export function seriesShape(
 
 /** Two decimals are finer than a pixel; shorter paths in the HTML. */
 const round = (n: number) => Math.round(n * 100) / 100;
+
+/** The least room between two days for each to get its point (a point is 6 px wide). */
+export const POINT_SPACE = 8;
+
+/**
+ * The points drawn as dots: every one when the days are at least `POINT_SPACE` apart; when closer
+ * (a long range, a narrow screen) only a day alone between gaps, which has no line to show it. The
+ * pointer's readout names any day's values either way.
+ */
+export function markedPoints(
+  values: ReadonlyArray<number | null>,
+  points: Point[],
+  spacing: number,
+): Point[] {
+  if (spacing >= POINT_SPACE) return points;
+  return points.filter(
+    (p) => (values[p.index - 1] ?? null) === null && (values[p.index + 1] ?? null) === null,
+  );
+}
+
+/** The day nearest to a pointer at `x`, on days `spacing` apart from `first`'s x. */
+export function nearestDay(x: number, first: number, spacing: number, count: number): number {
+  if (count <= 1 || spacing <= 0) return 0;
+  return Math.min(count - 1, Math.max(0, Math.round((x - first) / spacing)));
+}

@@ -1,7 +1,7 @@
 import './analytics.css';
-import { useEffect, useRef, useState } from 'react';
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { formatNumber } from '../../lib/format-number';
-import { dayLabel, labelledDays, maxOf, seriesShape, yScale } from './chart-scale';
+import { dayLabel, labelledDays, markedPoints, maxOf, nearestDay, seriesShape, yScale } from './chart-scale';
 import { ScrollRegion } from './scroll-region';
 
 const HEIGHT = 220;
@@ -47,7 +47,8 @@ function useWidth() {
  * chart library to load). Its colours are the CSS variables themselves, so a change of colour mode
  * needs no redraw; its text keeps its size at any width (no viewBox scaling), the chart getting
  * fewer dates instead. Screen readers get `summary`; the numbers are there as a table, and a
- * pointer on a day's point shows its value.
+ * pointer over the chart reads out the nearest day's values (a dot per day only where the days are
+ * far enough apart to tell: a year of dots was a blot and a few thousand elements).
  */
 export function DayChart({
   title,
@@ -61,12 +62,14 @@ export function DayChart({
   summary: string;
 }) {
   const [box, width] = useWidth();
+  const [active, setActive] = useState<number | null>(null);
   const y = yScale(maxOf(series.map((s) => s.values)));
   const left = Math.max(28, 10 + DIGIT * formatNumber(y.top).length);
   const plotWidth = Math.max(1, width - left - RIGHT);
   const plotHeight = HEIGHT - TOP - BOTTOM;
   // One day alone sits in the middle.
-  const xOf = (i: number) => left + (days.length > 1 ? (i * plotWidth) / (days.length - 1) : plotWidth / 2);
+  const spacing = days.length > 1 ? plotWidth / (days.length - 1) : 0;
+  const xOf = (i: number) => left + (days.length > 1 ? i * spacing : plotWidth / 2);
   const yOf = (v: number) => TOP + plotHeight - (v / y.top) * plotHeight;
   // Grid lines on whole pixels, half-way, so a 1 px line is sharp.
   const crisp = (n: number) => Math.round(n) + 0.5;
@@ -75,8 +78,19 @@ export function DayChart({
   return (
     <figure className="analytics-chart grid min-w-0 gap-2 rounded-xl border bg-card p-4">
       <figcaption className="font-medium">{title}</figcaption>
-      <div ref={box} className="min-w-0 overflow-hidden">
-        <svg role="img" aria-label={summary} width={width} height={HEIGHT} className="block tabular-nums">
+      <div ref={box} className="relative min-w-0 overflow-hidden">
+        <svg
+          role="img"
+          aria-label={summary}
+          width={width}
+          height={HEIGHT}
+          className="block touch-pan-y tabular-nums"
+          onPointerMove={(event) => {
+            const x = event.clientX - event.currentTarget.getBoundingClientRect().left;
+            setActive(nearestDay(x, xOf(0), spacing, days.length));
+          }}
+          onPointerLeave={() => setActive(null)}
+        >
           <g stroke="var(--border)" strokeWidth={1}>
             {y.ticks.map((tick) => (
               <line key={tick} x1={left} x2={left + plotWidth} y1={crisp(yOf(tick))} y2={crisp(yOf(tick))} />
@@ -104,16 +118,52 @@ export function DayChart({
               <g key={s.label}>
                 <path d={shape.path} fill="none" stroke={colour} strokeWidth={2} strokeLinejoin="round" />
                 <g fill={colour}>
-                  {shape.points.map((p) => (
-                    <circle key={p.index} cx={p.x} cy={p.y} r={3}>
-                      <title>{`${s.label}, ${dayLabel(days[p.index] ?? '')}: ${formatNumber(p.value)}`}</title>
-                    </circle>
+                  {markedPoints(s.values, shape.points, spacing).map((p) => (
+                    <circle key={p.index} cx={p.x} cy={p.y} r={3} />
                   ))}
                 </g>
               </g>
             );
           })}
+          {active !== null ? (
+            <g data-chart-guide>
+              <line
+                x1={crisp(xOf(active))}
+                x2={crisp(xOf(active))}
+                y1={TOP}
+                y2={TOP + plotHeight}
+                stroke="var(--muted-foreground)"
+                strokeDasharray="3 3"
+              />
+              {series.map((s) => {
+                const value = s.values[active];
+                return value === null || value === undefined ? null : (
+                  <circle
+                    key={s.label}
+                    cx={xOf(active)}
+                    cy={yOf(value)}
+                    r={4}
+                    fill={`var(--chart-${s.color})`}
+                    stroke="var(--card)"
+                    strokeWidth={2}
+                  />
+                );
+              })}
+            </g>
+          ) : null}
         </svg>
+        {active !== null ? (
+          <Readout
+            day={days[active] ?? ''}
+            series={series}
+            index={active}
+            // Beside the guide, on the side with room.
+            style={{
+              left: xOf(active),
+              transform: xOf(active) > width / 2 ? 'translateX(calc(-100% - 8px))' : 'translateX(8px)',
+            }}
+          />
+        ) : null}
       </div>
       <ul className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-sm">
         {series.map((s) => (
@@ -129,6 +179,42 @@ export function DayChart({
       </ul>
       <DayTable title={title} days={days} series={series} />
     </figure>
+  );
+}
+
+/**
+ * The pointer's day: its date and each series' value. Hidden from screen readers, which have the
+ * summary and the table.
+ */
+function Readout({
+  day,
+  series,
+  index,
+  style,
+}: {
+  day: string;
+  series: ChartSeries[];
+  index: number;
+  style: CSSProperties;
+}) {
+  return (
+    <div
+      data-chart-readout
+      aria-hidden="true"
+      className="pointer-events-none absolute top-2 rounded-md border bg-popover px-2 py-1 text-popover-foreground text-xs shadow-sm"
+      style={style}
+    >
+      <div className="font-medium">{dayLabel(day)}</div>
+      {series.map((s) => {
+        const value = s.values[index];
+        return (
+          <div key={s.label} className="flex items-center gap-1.5 whitespace-nowrap tabular-nums">
+            <span className="size-2 rounded-full" style={{ background: `var(--chart-${s.color})` }} />
+            {s.label}: {value === null || value === undefined ? '–' : formatNumber(value)}
+          </div>
+        );
+      })}
+    </div>
   );
 }
 
