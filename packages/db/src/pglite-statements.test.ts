@@ -25,6 +25,8 @@ describe('namedStatements', () => {
     for (let i = 0; i < 8; i++) {
       expect(await statements.query(text, [[1, 2]])).toEqual(await client.query(text, [[1, 2]]));
     }
+    // No row: the columns are still those described when the statement was prepared.
+    expect(await statements.query(text, [[]])).toEqual(await client.query(text, [[]]));
     const arrays = { rowMode: 'array' as const };
     expect(await statements.query(text, [[2]], arrays)).toEqual(await client.query(text, [[2]], arrays));
     expect((await preparedTexts()).filter((t) => t === text)).toHaveLength(1);
@@ -35,6 +37,12 @@ describe('namedStatements', () => {
     expect((await client.query('SELECT at, tags FROM things WHERE id = 3')).rows).toEqual([
       { at: new Date('2026-11-27T10:00:00Z'), tags: ['p', 'q'] },
     ]);
+    const returning = 'UPDATE things SET name = $2 WHERE id = $1 RETURNING id, name';
+    for (const id of [3, 4]) {
+      const mine = await statements.query(returning, [id, 'd']);
+      await client.query('UPDATE things SET name = $2 WHERE id = $1', [id, 'c']);
+      expect(mine).toEqual(await client.query(returning, [id, 'd']));
+    }
   });
 
   it('keeps at most KEPT_STATEMENTS prepared, closing the least recently used', async () => {

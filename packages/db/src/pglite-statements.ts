@@ -16,10 +16,18 @@ export const KEPT_STATEMENTS = 500;
 
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 
+type Reply = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+
 interface Prepared {
   name: string;
   /** The parameters' type ids, as PostgreSQL inferred them: which serializer each value takes. */
   paramTypes: number[];
+  /**
+   * The columns of its rows (absent for a statement that returns none), described once when it is
+   * prepared: a run sends no Describe, so PostgreSQL does not build them again and PGlite does not
+   * parse their names again for every run (decision 109).
+   */
+  rowDescription: Reply | undefined;
 }
 
 /** Names statements for the whole process: two sets of statements on one client never collide. */
@@ -71,7 +79,11 @@ export function namedStatements(client: PGlite): {
       ],
       options,
     );
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(replies) };
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(replies),
+      rowDescription: replies.find((reply) => reply.name === 'rowDescription'),
+    };
     prepared.set(text, statement);
     for (const [oldText, old] of prepared) {
       if (prepared.size <= KEPT_STATEMENTS) break;
@@ -104,7 +116,7 @@ export function namedStatements(client: PGlite): {
       } else {
         statement = await prepare(text, options);
       }
-      const { paramTypes } = statement;
+      const { paramTypes, rowDescription } = statement;
       const values = params.map((param, i) => {
         if (param === null || param === undefined) return null;
         const oid = paramTypes[i]!;
@@ -117,12 +129,12 @@ export function namedStatements(client: PGlite): {
         [
           ...parts,
           serialize.bind({ statement: statement.name, values }),
-          serialize.describe({ type: 'P' }),
           serialize.execute({}),
           serialize.sync(),
         ],
         options,
       );
+      if (rowDescription) replies.unshift(rowDescription);
     } catch (error) {
       if (error instanceof messages.DatabaseError) {
         if (error.code === FEATURE_NOT_SUPPORTED) forget(text);
