@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { API_KEY_PREFIX } from '@cairn/contracts/api-keys';
 import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
@@ -6,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/app-error.ts';
+import { oncePerPage } from '../lib/page-memo.ts';
 import { hashToken } from '../lib/tokens.ts';
 
 export const AUTH_COOKIE = 'auth_token';
@@ -27,24 +27,6 @@ declare module 'fastify' {
 }
 
 type Resolved = { user: AuthUser; tokenHash: string };
-
-/**
- * One server-rendered page calls several API routes in process, all with the same token (decision
- * 003). Within one page the token is looked up once and the answer shared by the page's later read
- * calls; a write clears it, since it may revoke the token (logout, password change). The memo is an
- * async-local value set by the in-process caller only (`withPageAuth`): nothing a client sends can
- * reach it.
- */
-export type PageAuthMemo = Map<string, Promise<Resolved | null>>;
-const pageAuth = new AsyncLocalStorage<PageAuthMemo>();
-
-/**
- * Runs one in-process API call of a page; `memo` is that page's own, shared by its calls. `call` may
- * return a lazy thenable (`app.inject` starts on `then`): it is awaited inside, in the memo's context.
- */
-export function withPageAuth<T>(memo: PageAuthMemo, call: () => PromiseLike<T>) {
-  return pageAuth.run(memo, async () => await call());
-}
 
 const unauthorized = (detail: string) =>
   new AppError('unauthorized', detail, undefined, { 'www-authenticate': 'Token' });
@@ -83,20 +65,9 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
   app.decorateRequest('user', null as unknown as AuthUser);
   app.decorateRequest('authTokenHash', '');
 
-  async function lookup(token: string, request: FastifyRequest): Promise<Resolved | null> {
-    const memo = pageAuth.getStore();
-    if (!memo) return lookupNow(token, request.ip);
-    if (!SAFE_METHODS.has(request.method)) {
-      memo.clear();
-      return lookupNow(token, request.ip);
-    }
-    let found = memo.get(token);
-    if (!found) {
-      found = lookupNow(token, request.ip);
-      memo.set(token, found);
-    }
-    return found;
-  }
+  // A page's calls share one lookup of their token (lib/page-memo.ts).
+  const lookup = (token: string, request: FastifyRequest): Promise<Resolved | null> =>
+    oncePerPage(`token:${token}`, () => lookupNow(token, request.ip));
 
   // Every authenticated request runs it: built once (drizzle's query building costs about as much as
   // PGlite running it).

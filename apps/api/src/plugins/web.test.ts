@@ -186,6 +186,51 @@ describe('server-side API calls from the web app', () => {
     lookups.restore();
   });
 
+  it("looks a page's application up once for its reads, and again after a write", async () => {
+    const { token } = await t.signUp();
+    const page = serverSideFetch(t.app, browserIp);
+    const call = (path: string, init: RequestInit = {}) =>
+      page(`${t.url}${path}`, {
+        ...init,
+        headers: { ...init.headers, authorization: `Token ${token}` },
+      }).then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { name?: string },
+      }));
+    const form = new FormData();
+    form.set('name', 'Before');
+    const created = await inProcess(t, '/api/applications/', {
+      method: 'POST',
+      body: form,
+      ...withToken(token),
+    });
+    expect(created.status).toBe(201);
+    const app = `/api/applications/${created.body.uuid}`;
+    const lookups = countStatements(t, '"applications"."uuid" = $1 and "applications"."owner_id" = $2');
+    // The API keys & widget page's calls, in parallel as its loaders make them.
+    const reads = await Promise.all([call(`${app}/api-keys/`), call(`${app}/widget/`), call(`${app}/`)]);
+    expect(reads.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await lookups.count()).toBe(1);
+    // A write in the same page changes the application: the next read sees it as it is now.
+    const renamed = await call(`${app}/`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'After' }),
+    });
+    expect(renamed).toMatchObject({ status: 200, body: { name: 'After' } });
+    expect(await call(`${app}/`)).toMatchObject({ status: 200, body: { name: 'After' } });
+    // Someone else's application is a 404 for every call of their page.
+    const other = await t.signUp();
+    const theirs = serverSideFetch(t.app, browserIp);
+    const statuses = await Promise.all(
+      [`${app}/api-keys/`, `${app}/widget/`].map((path) =>
+        theirs(`${t.url}${path}`, withToken(other.token)).then((res) => res.status),
+      ),
+    );
+    expect(statuses).toEqual([404, 404]);
+    lookups.restore();
+  });
+
   it('gives the same 404 and 400 answers as HTTP', async () => {
     const { token } = await t.signUp();
     const missing = '/api/applications/00000000-0000-4000-8000-000000000000/';

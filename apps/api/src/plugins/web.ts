@@ -9,7 +9,8 @@ import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
 import type { ViteDevServer } from 'vite';
-import { isCrossSite, type PageAuthMemo, SAFE_METHODS, withPageAuth } from './auth.ts';
+import { type PageMemo, withPageMemo } from '../lib/page-memo.ts';
+import { isCrossSite, SAFE_METHODS } from './auth.ts';
 
 /**
  * Mounts the React Router web app (apps/web) on this Fastify instance (DESIGN §3): every path no API
@@ -170,17 +171,17 @@ export default async function webPlugin(app: FastifyInstance) {
  * process (`app.inject`): the same hooks, auth, validation, rate limits and error bodies as over
  * HTTP, without a loopback socket per call. The browser's address is the request's remote address,
  * so per-IP limits count the browser, as X-Forwarded-For does over HTTP. One fetch serves one page
- * request: its calls share one token lookup (`withPageAuth`).
+ * request: its calls share one token lookup and one lookup of each application (`withPageMemo`).
  */
 export function serverSideFetch(app: FastifyInstance, clientIp: string): typeof fetch {
   if (app.config.apiUrl) return fetch;
-  const pageAuthMemo: PageAuthMemo = new Map();
+  const pageMemo: PageMemo = new Map();
   return async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     // A FormData body becomes multipart bytes with its boundary in content-type, as fetch would send it.
     const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const res = await withPageAuth(pageAuthMemo, () =>
+    const res = await withPageMemo(pageMemo, SAFE_METHODS.has(request.method), () =>
       app.inject({
         method: request.method as HTTPMethods,
         url: `${url.pathname}${url.search}`,

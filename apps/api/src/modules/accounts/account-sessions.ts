@@ -1,5 +1,6 @@
 import type { TSession } from '@cairn/contracts/account-settings';
 import type { Db } from '@cairn/db/client';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { authTokens } from '@cairn/db/schema';
 import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
@@ -16,12 +17,33 @@ export interface SessionClient {
   userAgent: string | undefined;
 }
 
-/** The SQL twin of `isExpired` (plugins/auth.ts), to sweep a user's ended sessions. */
-const expiredSql = (lifetime: SessionLifetime) =>
-  or(
-    sql`${authTokens.lastUsedAt} < now() - make_interval(secs => ${lifetime.idleMs / 1000})`,
-    sql`${authTokens.createdAt} < now() - make_interval(secs => ${lifetime.maxMs / 1000})`,
-  );
+/** Sweeps a user's ended sessions: the SQL twin of `isExpired` (plugins/auth.ts). */
+const sweepEnded = preparedPerDb((db) =>
+  db
+    .delete(authTokens)
+    .where(
+      and(
+        eq(authTokens.userId, sql.placeholder('userId')),
+        or(
+          sql`${authTokens.lastUsedAt} < now() - make_interval(secs => ${sql.placeholder('idleSeconds')})`,
+          sql`${authTokens.createdAt} < now() - make_interval(secs => ${sql.placeholder('maxSeconds')})`,
+        ),
+      ),
+    )
+    .prepare('sweep_ended_sessions'),
+);
+const sweepEndedSessions = (db: Db, userId: number, lifetime: SessionLifetime) =>
+  sweepEnded(db).execute({ userId, idleSeconds: lifetime.idleMs / 1000, maxSeconds: lifetime.maxMs / 1000 });
+
+// The account page asks for them.
+const sessionsOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(authTokens)
+    .where(eq(authTokens.userId, sql.placeholder('userId')))
+    .orderBy(desc(authTokens.lastUsedAt), desc(authTokens.id))
+    .prepare('user_sessions'),
+);
 
 /** Starts a session; returns its token (only the hash is stored). Ended sessions of the user go. */
 export async function startSession(
@@ -31,7 +53,7 @@ export async function startSession(
   lifetime: SessionLifetime,
 ): Promise<string> {
   const token = newToken();
-  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), expiredSql(lifetime)));
+  await sweepEndedSessions(db, userId, lifetime);
   await db.insert(authTokens).values({
     userId,
     tokenHash: hashToken(token),
@@ -48,12 +70,8 @@ export async function listSessions(
   currentHash: string,
   lifetime: SessionLifetime,
 ): Promise<TSession[]> {
-  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), expiredSql(lifetime)));
-  const rows = await db
-    .select()
-    .from(authTokens)
-    .where(eq(authTokens.userId, userId))
-    .orderBy(desc(authTokens.lastUsedAt), desc(authTokens.id));
+  await sweepEndedSessions(db, userId, lifetime);
+  const rows = await sessionsOf(db).execute({ userId });
   return rows.map((row) => ({
     id: row.id,
     device: row.device || 'Unknown device',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { emailTokens, users } from '@cairn/db/schema';
 import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { AppError, fieldError } from '../../lib/app-error.ts';
@@ -57,21 +58,27 @@ export async function requestEmailChange(
   };
 }
 
-/** The address the user asked to move to and has not confirmed yet, if any. */
-export async function pendingEmailOf({ db }: Pick<Ctx, 'db'>, userId: number): Promise<string | null> {
-  const [row] = await db
+// The account page asks for it.
+const pendingEmail = preparedPerDb((db) =>
+  db
     .select({ newEmail: emailTokens.newEmail })
     .from(emailTokens)
     .where(
       and(
-        eq(emailTokens.userId, userId),
+        eq(emailTokens.userId, sql.placeholder('userId')),
         eq(emailTokens.purpose, 'change_email'),
         isNull(emailTokens.usedAt),
         gt(emailTokens.expiresAt, sql`now()`),
       ),
     )
     .orderBy(desc(emailTokens.id))
-    .limit(1);
+    .limit(1)
+    .prepare('pending_email_change'),
+);
+
+/** The address the user asked to move to and has not confirmed yet, if any. */
+export async function pendingEmailOf({ db }: Pick<Ctx, 'db'>, userId: number): Promise<string | null> {
+  const [row] = await pendingEmail(db).execute({ userId });
   return row?.newEmail ?? null;
 }
 

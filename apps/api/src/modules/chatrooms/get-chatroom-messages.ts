@@ -1,9 +1,20 @@
 import type { TChatroomMessages } from '@cairn/contracts/chat';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { messages } from '@cairn/db/schema';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 import { findChatroom } from './find-chatroom.ts';
 import { serializeChatroom, serializeMessage } from './serialize-chat.ts';
+
+// The messages view asks for them.
+const messagesOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(messages)
+    .where(eq(messages.chatroomId, sql.placeholder('chatroomId')))
+    .orderBy(asc(messages.id))
+    .prepare('chatroom_messages'),
+);
 
 /**
  * Every message of the chatroom, oldest first; answers mid-stream carry the text stored so far.
@@ -16,11 +27,7 @@ export async function getChatroomMessages(
   chatroomUuid: string,
 ): Promise<TChatroomMessages> {
   const { chatroom } = await findChatroom(db, ownerId, appUuid, chatroomUuid);
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(eq(messages.chatroomId, chatroom.id))
-    .orderBy(asc(messages.id));
+  const rows = await messagesOf(db).execute({ chatroomId: chatroom.id });
   const { uuid, name, source, handled_by, waiting_since, started_on } = serializeChatroom(chatroom);
   return { uuid, name, source, handled_by, waiting_since, started_on, messages: rows.map(serializeMessage) };
 }

@@ -1,4 +1,5 @@
 import type { TRefusedOrigin } from '@cairn/contracts/widget';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { widgetRefusedOrigins } from '@cairn/db/schema';
 import { and, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
@@ -55,17 +56,23 @@ export async function recordRefusal(
     );
 }
 
+// The API keys & widget page asks for them.
+const refusedOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(widgetRefusedOrigins)
+    .where(eq(widgetRefusedOrigins.applicationId, sql.placeholder('applicationId')))
+    .orderBy(desc(widgetRefusedOrigins.lastRefusedAt))
+    .prepare('widget_refused_origins'),
+);
+
 /** The sites refused lately that the widget, as it is now, would still refuse; latest first. */
 export async function listRefusedOrigins(
   { db }: Pick<Ctx, 'db'>,
   applicationId: number,
   widget: Pick<Widget, 'enabled' | 'allowed_origins'>,
 ): Promise<TRefusedOrigin[]> {
-  const rows = await db
-    .select()
-    .from(widgetRefusedOrigins)
-    .where(eq(widgetRefusedOrigins.applicationId, applicationId))
-    .orderBy(desc(widgetRefusedOrigins.lastRefusedAt));
+  const rows = await refusedOf(db).execute({ applicationId });
   return rows.flatMap((row) => {
     const reason = refusalOf(widget, row.origin);
     return reason ? [{ origin: row.origin, reason, last_refused_at: row.lastRefusedAt.toISOString() }] : [];

@@ -10,6 +10,7 @@ import {
   ZWidgetTakeover,
 } from '@cairn/contracts/widget';
 import type { Db } from '@cairn/db/client';
+import { preparedPerDb } from '@cairn/db/prepared';
 import { widgets } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -50,8 +51,17 @@ export function widgetOf(application: Pick<ApplicationRow, 'name'>, row: WidgetR
   };
 }
 
+// Every widget request and the API keys & widget page read it.
+const widgetRowOf = preparedPerDb((db) =>
+  db
+    .select()
+    .from(widgets)
+    .where(eq(widgets.applicationId, sql.placeholder('applicationId')))
+    .prepare('application_widget'),
+);
+
 export async function loadWidget(db: Db, application: ApplicationRow): Promise<Widget> {
-  const [row] = await db.select().from(widgets).where(eq(widgets.applicationId, application.id));
+  const [row] = await widgetRowOf(db).execute({ applicationId: application.id });
   return widgetOf(application, row);
 }
 
