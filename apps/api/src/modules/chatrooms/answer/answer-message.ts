@@ -117,7 +117,7 @@ const conversationBefore = preparedPerDb((db) =>
 );
 
 /** The question this answer replies to and the turns before it, oldest first. */
-async function loadConversation(app: Ctx, chatroomId: number, answerId: number, replyTo: unknown) {
+export async function loadConversation(app: Ctx, chatroomId: number, answerId: number, replyTo: unknown) {
   const rows = await conversationBefore(app.db).execute({ chatroomId, answerId });
   const usable = rows.reverse().filter((m) => m.message.trim() && !m.sendToUser);
   let at = usable.findIndex((m) => m.uuid === replyTo);

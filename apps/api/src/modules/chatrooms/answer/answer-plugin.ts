@@ -14,6 +14,7 @@ import {
   takePendingAnswers,
   wakeAnswerWorkers,
 } from './answer-queue.ts';
+import { countUncountedAnswers } from './count-uncounted.ts';
 
 export interface AnswerOptions {
   runWorkers: boolean;
@@ -239,16 +240,25 @@ export default fp(async function answerPlugin(app: FastifyInstance, opts: Answer
   poll.unref();
   const heartbeat = setInterval(() => void checkLeases(), opts.leaseCheckMs ?? ANSWER_HEARTBEAT_MS);
   heartbeat.unref();
+  let counting: Promise<void> = Promise.resolve();
   app.addHook('onReady', async () => {
     // With PGlite the data directory is locked to this process: an answer still streaming was
     // left by a process that died, and is started again at once rather than after its lease.
     await checkLeases({ all: app.database.kind === 'pglite' });
     void take();
+    // Off the start: an owner's inbox may wait a moment, answers do not.
+    counting = countUncountedAnswers(app).then(
+      (counted) => {
+        if (counted) app.log.info({ counted }, 'uncovered answers left uncounted were counted');
+      },
+      (err: unknown) => app.log.error({ err }, 'counting uncounted answers failed'),
+    );
   });
 
   app.addHook('preClose', async () => {
     // Without a drain first (tests, or a second signal), what is streaming is handed back at once.
     await app.answers.drain(0);
+    await counting;
     await unlistenKick();
     await unlistenStop();
   });
