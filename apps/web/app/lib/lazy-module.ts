@@ -17,3 +17,12 @@ export function lazyModule<M>(load: () => Promise<M>) {
   const useModule = (): M => use(preload());
   return { preload, useModule };
 }
+
+/**
+ * The props of what opens a module loaded on first use (a dialog's button, a search form): pointing
+ * at it or focusing it starts the load, so the module is there by the click or the key press.
+ */
+export function preloadOnIntent(module: { preload: () => unknown }) {
+  const preload = () => void module.preload();
+  return { onPointerEnter: preload, onFocus: preload };
+}

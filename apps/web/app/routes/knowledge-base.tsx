@@ -16,6 +16,7 @@ import { useLiveItems } from '../features/knowledge/use-kb-updates';
 import { apiFor } from '../lib/api.server';
 import { ApiError } from '../lib/api-error';
 import { apiFailure, failure } from '../lib/form-data.server';
+import { preloadOnIntent } from '../lib/lazy-module';
 import { toast } from '../lib/toast';
 import type { Route } from './+types/knowledge-base';
 import { useNavigationData } from './default-layout';
@@ -121,8 +122,7 @@ export default function KnowledgeBase({ loaderData }: Route.ComponentProps) {
       <section
         aria-labelledby="kb-items-title"
         className="grid gap-3"
-        onPointerEnter={ItemPreviewDialog.preload}
-        onFocus={ItemPreviewDialog.preload}
+        {...preloadOnIntent(ItemPreviewDialog)}
       >
         <h2 id="kb-items-title" className="font-semibold text-lg">
           Items

@@ -18,6 +18,7 @@ import {
   webhooksAction,
 } from '../features/integrations/webhooks.server';
 import { apiFor } from '../lib/api.server';
+import { preloadOnIntent } from '../lib/lazy-module';
 import { toast } from '../lib/toast';
 import type { Route } from './+types/settings.integrations';
 import { useNavigationData } from './default-layout';
@@ -66,12 +67,7 @@ export default function SettingsIntegrations({ loaderData }: Route.ComponentProp
   const atLimit = (webhooks?.length ?? 0) >= WEBHOOKS_MAX;
   const apps = applications.map((a) => ({ uuid: a.uuid, name: a.name }));
   const add = (
-    <Button
-      onClick={() => setAdding(true)}
-      onPointerEnter={WebhookDialog.preload}
-      onFocus={WebhookDialog.preload}
-      disabled={atLimit}
-    >
+    <Button onClick={() => setAdding(true)} {...preloadOnIntent(WebhookDialog)} disabled={atLimit}>
       <PlusIcon aria-hidden="true" />
       Add webhook
     </Button>

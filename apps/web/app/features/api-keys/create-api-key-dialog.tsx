@@ -2,7 +2,7 @@ import { type ReactNode, useCallback, useState } from 'react';
 import { PlusIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '../../components/ui/dialog';
-import { lazyModule } from '../../lib/lazy-module';
+import { lazyModule, preloadOnIntent } from '../../lib/lazy-module';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import type { ApiKeysActionData } from './api-keys.server';
 
@@ -36,11 +36,7 @@ export function CreateApiKeyDialog({ disabled }: { disabled: boolean }) {
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
-        <Button
-          disabled={disabled}
-          onPointerEnter={() => void content.preload()}
-          onFocus={() => void content.preload()}
-        >
+        <Button disabled={disabled} {...preloadOnIntent(content)}>
           <PlusIcon aria-hidden="true" />
           Create key
         </Button>

@@ -25,6 +25,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '../../components/ui/dialog';
+import { preloadOnIntent } from '../../lib/lazy-module';
 import { toast } from '../../lib/toast';
 import { useDialogFetcher } from '../../lib/use-dialog-fetcher';
 import { RelativeTime } from '../chat/relative-time';
@@ -189,8 +190,7 @@ export function WebhookCard({
           size="sm"
           variant="outline"
           onClick={() => setEditing(true)}
-          onPointerEnter={WebhookDialog.preload}
-          onFocus={WebhookDialog.preload}
+          {...preloadOnIntent(WebhookDialog)}
           aria-label={`Edit ${webhook.url}`}
         >
           <PencilIcon aria-hidden="true" />

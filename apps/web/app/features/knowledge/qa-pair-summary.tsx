@@ -2,6 +2,7 @@ import type { TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { useState } from 'react';
 import { PencilIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
+import { preloadOnIntent } from '../../lib/lazy-module';
 import { LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 
 /** A Q&A item's answer and other phrasings under its question (its title), with Edit. */
@@ -25,8 +26,7 @@ export function QaPairSummary({ item }: { item: TKnowledgeItem }) {
         size="sm"
         className="h-auto p-0"
         onClick={() => setEditing(true)}
-        onPointerEnter={QaPairDialog.preload}
-        onFocus={QaPairDialog.preload}
+        {...preloadOnIntent(QaPairDialog)}
         aria-label={`Edit ${item.title}`}
       >
         <PencilIcon aria-hidden="true" />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { FileUpIcon, MessageSquarePlusIcon } from '../../components/icons';
 import { Button } from '../../components/ui/button';
+import { preloadOnIntent } from '../../lib/lazy-module';
 import { LazyQaImportDialog as QaImportDialog, LazyQaPairDialog as QaPairDialog } from './lazy-qa-dialogs';
 
 /** Q&A pairs: questions the assistant answers with the owner's words; add one, or import a CSV. */
@@ -21,12 +22,7 @@ export function QaPairsBar() {
         </p>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button
-          type="button"
-          onClick={() => setAdding(true)}
-          onPointerEnter={QaPairDialog.preload}
-          onFocus={QaPairDialog.preload}
-        >
+        <Button type="button" onClick={() => setAdding(true)} {...preloadOnIntent(QaPairDialog)}>
           <MessageSquarePlusIcon aria-hidden="true" />
           Add Q&A
         </Button>
@@ -34,8 +30,7 @@ export function QaPairsBar() {
           type="button"
           variant="outline"
           onClick={() => setImporting(true)}
-          onPointerEnter={QaImportDialog.preload}
-          onFocus={QaImportDialog.preload}
+          {...preloadOnIntent(QaImportDialog)}
         >
           <FileUpIcon aria-hidden="true" />
           Import Q&A (CSV)

@@ -8,7 +8,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import type { FormErrors } from '../../lib/api-error';
-import { lazyModule } from '../../lib/lazy-module';
+import { lazyModule, preloadOnIntent } from '../../lib/lazy-module';
 import { cn } from '../../lib/utils';
 
 /** "Test retrieval": what the assistant would find for a question. */
@@ -42,8 +42,7 @@ export function TestRetrieval() {
         method="post"
         className="flex flex-col gap-2 sm:flex-row"
         role="search"
-        onFocus={() => void markdown.preload()}
-        onPointerEnter={() => void markdown.preload()}
+        {...preloadOnIntent(markdown)}
       >
         <input type="hidden" name="intent" value="search" />
         <label htmlFor={`${id}-query`} className="sr-only">
