@@ -34,7 +34,7 @@ export interface ProductEvents {
   /** The chat as the owner sees it changed: a message added or changed, a chatroom changed or deleted. */
   'chat.changed': { ownerId: number; change: TMessageEvent };
   /** The owner opened a chatroom's messages in the app. */
-  'chatroom.seen': { ownerId: number; chatroomUuid: string };
+  'chatroom.seen': { ownerId: number; chatroomId: number };
   /** A new chatroom, whatever its source. */
   'conversation.created': InChatroom;
   /** A user, visitor or owner message, or an answer that reached its final status. */

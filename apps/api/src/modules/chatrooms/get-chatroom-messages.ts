@@ -19,15 +19,19 @@ const messagesOf = preparedPerDb((db) =>
 /**
  * Every message of the chatroom, oldest first; answers mid-stream carry the text stored so far.
  * Who handles the chatroom comes with them, so a view opening it does not depend on an older list.
+ * With the chatroom's id, for what follows the opening (it was seen).
  */
 export async function getChatroomMessages(
   { db }: Pick<Ctx, 'db'>,
   ownerId: number,
   appUuid: string,
   chatroomUuid: string,
-): Promise<TChatroomMessages> {
+): Promise<{ chatroomId: number; view: TChatroomMessages }> {
   const { chatroom } = await findChatroom(db, ownerId, appUuid, chatroomUuid);
   const rows = await messagesOf(db).execute({ chatroomId: chatroom.id });
   const { uuid, name, source, handled_by, waiting_since, started_on } = serializeChatroom(chatroom);
-  return { uuid, name, source, handled_by, waiting_since, started_on, messages: rows.map(serializeMessage) };
+  return {
+    chatroomId: chatroom.id,
+    view: { uuid, name, source, handled_by, waiting_since, started_on, messages: rows.map(serializeMessage) },
+  };
 }

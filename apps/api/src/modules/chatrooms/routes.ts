@@ -52,14 +52,14 @@ export default async function chatroomRoutes(fastify: FastifyInstance) {
     `${prefix}/:chatroomId/messages/`,
     { schema: { ...base, params: ZChatroomParams, response: { 200: ZChatroomMessages, ...errors } } },
     async (request) => {
-      const result = await getChatroomMessages(
+      const { chatroomId, view } = await getChatroomMessages(
         app,
         request.user.id,
         request.params.appId,
         request.params.chatroomId,
       );
-      await app.events.emit('chatroom.seen', { ownerId: request.user.id, chatroomUuid: result.uuid });
-      return result;
+      await app.events.emit('chatroom.seen', { ownerId: request.user.id, chatroomId });
+      return view;
     },
   );
 

@@ -1,22 +1,9 @@
 import { preparedPerDb } from '@cairn/db/prepared';
-import { applications, chatrooms, chatroomViews } from '@cairn/db/schema';
-import { and, eq, sql } from 'drizzle-orm';
+import { chatroomViews } from '@cairn/db/schema';
+import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../lib/ctx.ts';
 
-// Every opening of a chatroom's messages runs both.
-const ownedChatroomId = preparedPerDb((db) =>
-  db
-    .select({ id: chatrooms.id })
-    .from(chatrooms)
-    .innerJoin(applications, eq(applications.id, chatrooms.applicationId))
-    .where(
-      and(
-        eq(chatrooms.uuid, sql.placeholder('chatroomUuid')),
-        eq(applications.ownerId, sql.placeholder('ownerId')),
-      ),
-    )
-    .prepare('owned_chatroom_id'),
-);
+// Every opening of a chatroom's messages runs it.
 const recordView = preparedPerDb((db) =>
   db
     .insert(chatroomViews)
@@ -34,17 +21,12 @@ const recordView = preparedPerDb((db) =>
 
 /**
  * Records that the owner opened a chatroom's messages now ("seen in the app"): a notification
- * e-mail about it that is still waiting is skipped. Never throws; reading messages goes on.
+ * e-mail about it that is still waiting is skipped. The opening found the chatroom as the owner's.
+ * Never throws; reading messages goes on.
  */
-export async function markChatroomSeen(app: Ctx, ownerId: number, chatroomUuid: string) {
+export async function markChatroomSeen(app: Ctx, ownerId: number, chatroomId: number) {
   try {
-    const [room] = await ownedChatroomId(app.db).execute({ chatroomUuid, ownerId });
-    if (!room) return;
-    await recordView(app.db).execute({
-      chatroomId: room.id,
-      userId: ownerId,
-      seenAt: app.notifications.clock(),
-    });
+    await recordView(app.db).execute({ chatroomId, userId: ownerId, seenAt: app.notifications.clock() });
   } catch (err) {
     app.log.warn({ err }, 'could not record a chatroom as seen');
   }

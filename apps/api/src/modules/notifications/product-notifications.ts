@@ -12,7 +12,7 @@ import { type NewNotification, recordNotification } from './record-notification.
  * that are not cost no query. None throws.
  */
 export function subscribeNotifications(app: Ctx) {
-  app.events.on('chatroom.seen', ({ ownerId, chatroomUuid }) => markChatroomSeen(app, ownerId, chatroomUuid));
+  app.events.on('chatroom.seen', ({ ownerId, chatroomId }) => markChatroomSeen(app, ownerId, chatroomId));
   app.events.onDurable('conversation.created', (where) => notifyConversationStarted(app, where));
   app.events.onDurable('message.created', (where) => notifyMessage(app, where, where.message));
   // Told when an answer is rated anew (a rating cleared or set again is nothing new).
