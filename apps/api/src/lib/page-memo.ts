@@ -24,6 +24,11 @@ export function withPageMemo<T>(memo: PageMemo, read: boolean, call: () => Promi
   return pageMemo.run(memo, async () => await call());
 }
 
+/** Whether this code runs in one of a page's in-process reads. */
+export function onPage(): boolean {
+  return pageMemo.getStore() !== undefined;
+}
+
 /** `load()`, or within a page's reads the promise an earlier call of the page got for `key`. */
 export function oncePerPage<T>(key: string, load: () => Promise<T>): Promise<T> {
   const memo = pageMemo.getStore();

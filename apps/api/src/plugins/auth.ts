@@ -3,10 +3,10 @@ import { authTokens, users } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.ts';
 import { AppError } from '../lib/app-error.ts';
 import { oncePerPage } from '../lib/page-memo.ts';
 import { hashToken } from '../lib/tokens.ts';
+import { sessionEnded } from '../modules/accounts/account-sessions.ts';
 
 export const AUTH_COOKIE = 'auth_token';
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -89,7 +89,7 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     const [row] = await tokenLookup.execute({ tokenHash });
     if (!row) return null;
     const now = Date.now();
-    if (isExpired(row, app.config.sessionLifetime, now)) {
+    if (sessionEnded(row, app.config.sessionLifetime, now)) {
       await app.db.delete(authTokens).where(eq(authTokens.id, row.tokenId));
       return null;
     }
@@ -123,14 +123,3 @@ export default fp(async function authPlugin(app: FastifyInstance, opts: { public
     request.authTokenHash = resolved.tokenHash;
   });
 });
-
-/** A session ends when unused for `idleMs`, and `maxMs` after sign-in whatever its use. */
-function isExpired(
-  session: { createdAt: Date; lastUsedAt: Date },
-  lifetime: Config['sessionLifetime'],
-  now = Date.now(),
-): boolean {
-  return (
-    now - session.lastUsedAt.getTime() > lifetime.idleMs || now - session.createdAt.getTime() > lifetime.maxMs
-  );
-}

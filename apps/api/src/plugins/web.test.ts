@@ -1,19 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_AUTH_RATE_LIMITS } from '../modules/accounts/routes.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { serverSideFetch } from './web.ts';
+import { inProcessCall } from './web.ts';
 
 /**
- * Counts the statements run whose text holds `fragment`. On PostgreSQL they are the pool's queries;
+ * Counts the statements run from now on whose text holds a fragment. On PostgreSQL they are the pool's queries;
  * on PGlite each text is prepared once and run by name (decision 103), so the runs are the Bind
  * messages sent, matched to their texts through `pg_prepared_statements`.
  */
-function countStatements(t: TestApp, fragment: string): { count(): Promise<number>; restore(): void } {
+function countStatements(t: TestApp): { count(fragment: string): Promise<number>; restore(): void } {
   if (t.database.kind !== 'pglite') {
     const raw = t.database.raw as unknown as { query: (...args: unknown[]) => unknown };
     const queries = vi.spyOn(raw, 'query');
     return {
-      count: async () =>
+      count: async (fragment) =>
         queries.mock.calls.filter(([q]) =>
           String(typeof q === 'string' ? q : (q as { text?: string })?.text).includes(fragment),
         ).length,
@@ -44,7 +44,7 @@ function countStatements(t: TestApp, fragment: string): { count(): Promise<numbe
       return original(message, ...rest);
     });
   return {
-    async count() {
+    async count(fragment) {
       const { rows } = await raw.query<{ name: string; statement: string }>(
         'SELECT name, statement FROM pg_prepared_statements',
       );
@@ -125,18 +125,35 @@ describe('server-side API calls from the web app', () => {
     await Promise.all([limited?.close(), remote?.close(), pointed?.close()]);
   });
 
-  /** Status, JSON body and content type: what the web client reads. */
-  const answer = async (res: Response) => ({
-    status: res.status,
-    type: res.headers.get('content-type'),
-    body: (await res.json()) as Record<string, unknown>,
-  });
-  const inProcess = (on: TestApp, path: string, init: RequestInit = {}, ip = browserIp) =>
-    serverSideFetch(on.app, ip)(`${on.url}${path}`, init).then(answer);
-  const overHttp = (on: TestApp, path: string, init: RequestInit = {}) =>
-    fetch(`${on.url}${path}`, init).then(answer);
-  const withToken = (token: string): RequestInit => ({ headers: { authorization: `Token ${token}` } });
-  const json = (body: unknown): RequestInit => ({
+  /** A request as the web client makes one: headers as a record, a JSON string or a FormData body. */
+  interface Init {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | FormData;
+  }
+  type Answer = { status: number; body: Record<string, unknown> };
+  /** One page's call function: its calls share the page's memo. */
+  const pageOf = (on: TestApp, ip = browserIp) => {
+    const call = inProcessCall(on.app, ip);
+    if (!call) throw new Error('expected the in-process path');
+    return (path: string, init: Init = {}): Promise<Answer> =>
+      call({
+        method: init.method ?? 'GET',
+        path,
+        headers: init.headers ?? {},
+        ...(init.body !== undefined && { body: init.body }),
+      }).then((res) => ({ status: res.status, body: res.body as Record<string, unknown> }));
+  };
+  /** Status and JSON body: what the web client reads. */
+  const inProcess = (on: TestApp, path: string, init: Init = {}, ip = browserIp) =>
+    pageOf(on, ip)(path, init);
+  const overHttp = (on: TestApp, path: string, init: Init = {}): Promise<Answer> =>
+    fetch(`${on.url}${path}`, init).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown>,
+    }));
+  const withToken = (token: string) => ({ headers: { authorization: `Token ${token}` } });
+  const json = (body: unknown): Init => ({
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -165,11 +182,10 @@ describe('server-side API calls from the web app', () => {
 
   it("looks a page's token up once for its reads, again after a write, and never for another page", async () => {
     const { token } = await t.signUp();
-    const lookups = countStatements(t, '"auth_tokens"');
-    const tokenLookups = () => lookups.count();
-    const page = serverSideFetch(t.app, browserIp);
-    const read = (on: typeof page, path: string) =>
-      on(`${t.url}${path}`, withToken(token)).then((res) => res.status);
+    const lookups = countStatements(t);
+    const tokenLookups = () => lookups.count('"auth_tokens"');
+    const page = pageOf(t);
+    const read = (on: typeof page, path: string) => on(path, withToken(token)).then((res) => res.status);
     // The navigation's calls, in parallel as the layout's loader makes them, then one more read.
     expect(
       await Promise.all([read(page, '/api/me/'), read(page, '/api/applications/'), read(page, '/api/me/')]),
@@ -177,10 +193,10 @@ describe('server-side API calls from the web app', () => {
     expect(await read(page, '/api/me/')).toBe(200);
     expect(await tokenLookups()).toBe(1);
     // Another page has a memo of its own.
-    expect(await read(serverSideFetch(t.app, browserIp), '/api/me/')).toBe(200);
+    expect(await read(pageOf(t), '/api/me/')).toBe(200);
     expect(await tokenLookups()).toBe(2);
     // A write in the same page may revoke the token (logout): the next read checks it again.
-    const logout = await page(`${t.url}/api/logout/`, { method: 'POST', ...withToken(token) });
+    const logout = await page('/api/logout/', { method: 'POST', ...withToken(token) });
     expect(logout.status).toBe(204);
     expect(await read(page, '/api/me/')).toBe(401);
     lookups.restore();
@@ -188,15 +204,9 @@ describe('server-side API calls from the web app', () => {
 
   it("looks a page's application up once for its reads, and again after a write", async () => {
     const { token } = await t.signUp();
-    const page = serverSideFetch(t.app, browserIp);
-    const call = (path: string, init: RequestInit = {}) =>
-      page(`${t.url}${path}`, {
-        ...init,
-        headers: { ...init.headers, authorization: `Token ${token}` },
-      }).then(async (res) => ({
-        status: res.status,
-        body: (await res.json()) as { name?: string },
-      }));
+    const page = pageOf(t);
+    const call = (path: string, init: Init = {}) =>
+      page(path, { ...init, headers: { ...init.headers, authorization: `Token ${token}` } });
     const form = new FormData();
     form.set('name', 'Before');
     const created = await inProcess(t, '/api/applications/', {
@@ -206,11 +216,20 @@ describe('server-side API calls from the web app', () => {
     });
     expect(created.status).toBe(201);
     const app = `/api/applications/${created.body.uuid}`;
-    const lookups = countStatements(t, '"applications"."uuid" = $1 and "applications"."owner_id" = $2');
-    // The API keys & widget page's calls, in parallel as its loaders make them.
-    const reads = await Promise.all([call(`${app}/api-keys/`), call(`${app}/widget/`), call(`${app}/`)]);
-    expect(reads.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await lookups.count()).toBe(1);
+    const statements = countStatements(t);
+    // The API keys & widget page's calls, in parallel as its loaders make them; an id in capitals is the same id.
+    const reads = await Promise.all([
+      call(`/api/navigation/?application=${created.body.uuid}`),
+      call(`${app}/api-keys/`),
+      call(`${app}/widget/`),
+      call(`/api/applications/${String(created.body.uuid).toUpperCase()}/`),
+    ]);
+    expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    // One read of the owner's applications serves the navigation and the lookups (decision 111).
+    expect(await statements.count('from "applications" where "applications"."owner_id" = $1 order by')).toBe(
+      1,
+    );
+    expect(await statements.count('"applications"."uuid" = $1 and "applications"."owner_id" = $2')).toBe(0);
     // A write in the same page changes the application: the next read sees it as it is now.
     const renamed = await call(`${app}/`, {
       method: 'PATCH',
@@ -221,14 +240,14 @@ describe('server-side API calls from the web app', () => {
     expect(await call(`${app}/`)).toMatchObject({ status: 200, body: { name: 'After' } });
     // Someone else's application is a 404 for every call of their page.
     const other = await t.signUp();
-    const theirs = serverSideFetch(t.app, browserIp);
+    const theirs = pageOf(t);
     const statuses = await Promise.all(
       [`${app}/api-keys/`, `${app}/widget/`].map((path) =>
-        theirs(`${t.url}${path}`, withToken(other.token)).then((res) => res.status),
+        theirs(path, withToken(other.token)).then((res) => res.status),
       ),
     );
     expect(statuses).toEqual([404, 404]);
-    lookups.restore();
+    statements.restore();
   });
 
   it('gives the same 404 and 400 answers as HTTP', async () => {
@@ -270,15 +289,10 @@ describe('server-side API calls from the web app', () => {
     ).toBe(400);
   });
 
-  it('uses HTTP to API_URL when it is set', async () => {
-    expect(serverSideFetch(pointed.app, browserIp)).toBe(fetch);
-    // The token exists only on the remote API: a call that succeeds went there.
-    const { token, user } = await remote.signUp();
-    const viaPointed = await serverSideFetch(pointed.app, browserIp)(
-      `${remote.url}/api/me/`,
-      withToken(token),
-    ).then(answer);
-    expect(viaPointed).toMatchObject({ status: 200, body: { id: user.id } });
+  it('leaves calls to HTTP when API_URL is set', async () => {
+    expect(inProcessCall(pointed.app, browserIp)).toBeNull();
+    // The token exists only on the remote API: the pointed server's own routes do not know it.
+    const { token } = await remote.signUp();
     expect((await overHttp(pointed, '/api/me/', withToken(token))).status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type WebLoadContext, webContext } from '@cairn/web/load-context';
+import { type InProcessCall, type WebLoadContext, webContext } from '@cairn/web/load-context';
 import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { RouterContextProvider, type ServerBuild } from 'react-router';
@@ -53,7 +53,7 @@ export default async function webPlugin(app: FastifyInstance) {
   const serverEntry = path.join(buildDir, 'server', 'index.js');
   const devBuildId = `dev-${Date.now().toString(36)}`;
   let vite: ViteDevServer | undefined;
-  let production: { listener: Listener; buildId: string } | undefined;
+  let production: { listener: Listener; buildId: string; files: Set<string> } | undefined;
 
   const apiUrl = () => {
     if (app.config.apiUrl) return app.config.apiUrl;
@@ -74,7 +74,7 @@ export default async function webPlugin(app: FastifyInstance) {
     const clientIp = request.headers.get(CLIENT_IP_HEADER) ?? '';
     const values: WebLoadContext = {
       apiUrl: apiUrl(),
-      apiFetch: serverSideFetch(app, clientIp),
+      apiInProcess: inProcessCall(app, clientIp),
       nonce: request.headers.get(NONCE_HEADER) ?? '',
       buildId,
       secureCookies,
@@ -115,6 +115,7 @@ export default async function webPlugin(app: FastifyInstance) {
     const buildId = build.assets.version;
     production = {
       buildId,
+      files: clientFiles(clientDir),
       listener: createRequestListener({ build, getLoadContext: loadContext(buildId), mode: 'production' }),
     };
     return production;
@@ -155,7 +156,7 @@ export default async function webPlugin(app: FastifyInstance) {
         .send('The web app is not built yet: run `npm run build` (or `npm start`, which builds it).');
     }
     if (request.method === 'GET' || request.method === 'HEAD') {
-      const file = staticFile(clientDir, pathname);
+      const file = staticFile(prod.files, clientDir, pathname);
       if (file) return sendStatic(reply, file, pathname);
     }
     return handOver(request, reply, prod.listener);
@@ -166,42 +167,46 @@ export default async function webPlugin(app: FastifyInstance) {
 }
 
 /**
- * The fetch the web app's server-side code calls the API with (decision 003). With `API_URL` set the
- * API lives elsewhere: plain HTTP. Otherwise the request goes through this very app's routes in
- * process (`app.inject`): the same hooks, auth, validation, rate limits and error bodies as over
- * HTTP, without a loopback socket per call. The browser's address is the request's remote address,
- * so per-IP limits count the browser, as X-Forwarded-For does over HTTP. One fetch serves one page
- * request: its calls share one token lookup and one lookup of each application (`withPageMemo`).
+ * How the web app's server-side code calls the API (decision 003). With `API_URL` set the API lives
+ * elsewhere: null, and the web app uses HTTP. Otherwise the request goes through this very app's
+ * routes in process (`app.inject`): the same hooks, auth, validation, rate limits and error bodies as
+ * over HTTP, without a loopback socket, a Request or a Response per call (decision 111). The browser's
+ * address is the request's remote address, so per-IP limits count the browser, as X-Forwarded-For
+ * does over HTTP. One call function serves one page request: its calls share one token lookup and
+ * one read of the owner's applications (`withPageMemo`).
  */
-export function serverSideFetch(app: FastifyInstance, clientIp: string): typeof fetch {
-  if (app.config.apiUrl) return fetch;
+export function inProcessCall(app: FastifyInstance, clientIp: string): InProcessCall | null {
+  if (app.config.apiUrl) return null;
   const pageMemo: PageMemo = new Map();
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    // A FormData body becomes multipart bytes with its boundary in content-type, as fetch would send it.
-    const payload = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
-    const res = await withPageMemo(pageMemo, SAFE_METHODS.has(request.method), () =>
+  return async ({ method, path, headers, body }) => {
+    let payload: string | Buffer | undefined;
+    let sent = headers;
+    if (body instanceof FormData) {
+      // Multipart bytes with their boundary in content-type, as fetch would send them.
+      const encoded = new Request('http://in-process/', { method: 'POST', body });
+      payload = Buffer.from(await encoded.arrayBuffer());
+      sent = { ...headers, 'content-type': encoded.headers.get('content-type') ?? '' };
+    } else payload = body;
+    const res = await withPageMemo(pageMemo, SAFE_METHODS.has(method), () =>
       app.inject({
-        method: request.method as HTTPMethods,
-        url: `${url.pathname}${url.search}`,
-        headers: Object.fromEntries(request.headers),
-        ...(payload ? { payload } : {}),
+        method: method as HTTPMethods,
+        url: path,
+        headers: sent,
+        ...(payload !== undefined && { payload }),
         remoteAddress: clientIp || '127.0.0.1',
       }),
     );
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(res.headers)) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, String(v));
-    }
-    const empty = res.statusCode === 204 || res.statusCode === 304 || request.method === 'HEAD';
-    return new Response(empty ? null : res.rawPayload, {
-      status: res.statusCode,
-      statusText: res.statusMessage,
-      headers,
-    });
+    return { status: res.statusCode, body: res.payload ? parsedBody(res.payload) : undefined };
   };
+}
+
+/** JSON as the API sends it; anything else (never expected from our routes) as its text. */
+function parsedBody(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Gives the raw request/response to React Router (or Vite); Fastify stops managing the reply. */
@@ -225,22 +230,28 @@ function handOver(request: FastifyRequest, reply: FastifyReply, listener: Listen
   listener(request.raw, reply.raw);
 }
 
-/** The build/client file for a URL path, if there is one (never outside build/client). */
-function staticFile(clientDir: string, pathname: string): string | undefined {
-  if (pathname === '/' || pathname.endsWith('/')) return undefined;
+/**
+ * Every file of build/client as a URL path ("/assets/x.js"), listed once with the build it belongs
+ * to: a page request then costs a set lookup, not a failed stat (decision 111).
+ */
+function clientFiles(clientDir: string): Set<string> {
+  const files = fs.readdirSync(clientDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+  return new Set(
+    files.map(
+      (f) => `/${path.relative(clientDir, path.join(f.parentPath, f.name)).split(path.sep).join('/')}`,
+    ),
+  );
+}
+
+/** The build/client file for a URL path, if there is one (only files listed from build/client). */
+function staticFile(files: Set<string>, clientDir: string, pathname: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  const file = path.join(clientDir, decoded);
-  if (!file.startsWith(clientDir + path.sep)) return undefined;
-  try {
-    return fs.statSync(file).isFile() ? file : undefined;
-  } catch {
-    return undefined;
-  }
+  return files.has(decoded) ? path.join(clientDir, decoded) : undefined;
 }
 
 function sendStatic(reply: FastifyReply, file: string, pathname: string) {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from './api.server';
 import { ApiError, MESSAGE_TOKEN_MISSING, RETRY_STATUS_CODES } from './api-error';
+import type { InProcessCall } from './load-context';
 
 /** A real HTTP server on loopback that answers what the test asks for and records every request. */
 let server: http.Server;
@@ -112,21 +113,63 @@ describe('request helper', () => {
     expect(error.message.length).toBeGreaterThan(0);
   });
 
-  it('calls the API through the given fetch (the in-process path), with the same token and errors', async () => {
-    const seen: Request[] = [];
-    const inProcess: typeof fetch = async (input, init) => {
-      seen.push(new Request(input, init));
-      return Response.json({ detail: 'Not found.', code: 'not_found' }, { status: 404 });
+  it('calls the API in process (no socket) with the same token, query, bodies and errors', async () => {
+    const seen: Parameters<InProcessCall>[0][] = [];
+    let status = 404;
+    const inProcess: InProcessCall = async (request) => {
+      seen.push(request);
+      return status < 400
+        ? { status, body: { ok: true } }
+        : { status, body: { detail: 'Not found.', code: 'not_found', errors: ['Not found.'] } };
     };
-    const api = createApiClient({ baseURL, token: 'abc123', fetch: inProcess });
-    await expect(api.get('/api/applications/x/')).rejects.toMatchObject({
+    const api = createApiClient({ baseURL, token: 'abc123', inProcess });
+    await expect(
+      api.get('/api/applications/x/', { query: { q: 'a b', none: undefined } }),
+    ).rejects.toMatchObject({
       status: 404,
       code: 'not_found',
       message: 'Not found.',
     });
-    expect(seen.map((r) => [r.method, new URL(r.url).pathname, r.headers.get('authorization')])).toEqual([
-      ['GET', '/api/applications/x/', 'Token abc123'],
+    status = 200;
+    await expect(api.post('/api/x/', { name: 'n' })).resolves.toEqual({ ok: true });
+    const form = new FormData();
+    form.set('name', 'n');
+    await api.post('/api/y/', form);
+    expect(seen).toEqual([
+      {
+        method: 'GET',
+        path: '/api/applications/x/?q=a+b',
+        headers: { accept: 'application/json', authorization: 'Token abc123' },
+      },
+      {
+        method: 'POST',
+        path: '/api/x/',
+        headers: {
+          accept: 'application/json',
+          authorization: 'Token abc123',
+          'content-type': 'application/json',
+        },
+        body: '{"name":"n"}',
+      },
+      {
+        method: 'POST',
+        path: '/api/y/',
+        headers: expect.not.objectContaining({ 'content-type': expect.anything() }),
+        body: form,
+      },
     ]);
     expect(requests).toHaveLength(0);
+  });
+
+  it('retries a GET once in process on the same statuses, never a POST', async () => {
+    const calls: string[] = [];
+    const inProcess: InProcessCall = async ({ method }) => {
+      calls.push(method);
+      return { status: 503, body: { detail: 'Busy', code: 'unavailable' } };
+    };
+    const api = createApiClient({ baseURL, token: 't', inProcess });
+    await expect(api.get('/api/me/')).rejects.toMatchObject({ status: 503, message: 'Busy' });
+    await expect(api.post('/api/x/', {})).rejects.toMatchObject({ status: 503 });
+    expect(calls).toEqual(['GET', 'GET', 'POST']);
   });
 });

@@ -1,6 +1,18 @@
 import { createContext, type RouterContextProvider } from 'react-router';
 
 /**
+ * One call to this process's own API routes, as the Fastify mount answers it in process: the status
+ * and the parsed JSON body (undefined when there is none). `path` holds the query string; a FormData
+ * body is sent as multipart, a string as it is.
+ */
+export type InProcessCall = (request: {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+}) => Promise<{ status: number; body: unknown }>;
+
+/**
  * What the Fastify mount (apps/api/src/plugins/web.ts) hands every loader and action.
  * Kept free of server imports so both sides can name the type.
  */
@@ -8,10 +20,10 @@ export interface WebLoadContext {
   /** Base URL of the API, e.g. `http://127.0.0.1:3000` (env `API_URL`, default: this process). */
   apiUrl: string;
   /**
-   * How server-side code reaches the API: over HTTP when `API_URL` names another host, otherwise
-   * through this process's own API routes in process (decision 003).
+   * How server-side code reaches the API: through this process's own API routes (decision 003), or
+   * null when `API_URL` names another host (then over HTTP to `apiUrl`).
    */
-  apiFetch: typeof fetch;
+  apiInProcess: InProcessCall | null;
   /** Per-request CSP nonce for inline scripts. */
   nonce: string;
   /** Identifies the running web build; the client reloads when it changes. */

@@ -17,7 +17,18 @@ export interface SessionClient {
   userAgent: string | undefined;
 }
 
-/** Sweeps a user's ended sessions: the SQL twin of `isExpired` (plugins/auth.ts). */
+/** A session ends when unused for `idleMs`, and `maxMs` after sign-in whatever its use. */
+export function sessionEnded(
+  session: { createdAt: Date; lastUsedAt: Date },
+  lifetime: SessionLifetime,
+  now = Date.now(),
+): boolean {
+  return (
+    now - session.lastUsedAt.getTime() > lifetime.idleMs || now - session.createdAt.getTime() > lifetime.maxMs
+  );
+}
+
+/** Sweeps a user's ended sessions at sign-in: the SQL twin of `sessionEnded`. */
 const sweepEnded = preparedPerDb((db) =>
   db
     .delete(authTokens)
@@ -63,26 +74,31 @@ export async function startSession(
   return token;
 }
 
-/** The user's live sessions, most recently used first; `currentHash` marks the caller's own. */
+/**
+ * The user's live sessions, most recently used first; `currentHash` marks the caller's own. Ended
+ * ones are left out here and deleted at the next sign-in or use: one statement for the page.
+ */
 export async function listSessions(
   { db }: Pick<Ctx, 'db'>,
   userId: number,
   currentHash: string,
   lifetime: SessionLifetime,
 ): Promise<TSession[]> {
-  await sweepEndedSessions(db, userId, lifetime);
   const rows = await sessionsOf(db).execute({ userId });
-  return rows.map((row) => ({
-    id: row.id,
-    device: row.device || 'Unknown device',
-    address: row.ipAddress,
-    created_at: row.createdAt.toISOString(),
-    last_used_at: row.lastUsedAt.toISOString(),
-    expires_at: new Date(
-      Math.min(row.lastUsedAt.getTime() + lifetime.idleMs, row.createdAt.getTime() + lifetime.maxMs),
-    ).toISOString(),
-    current: row.tokenHash === currentHash,
-  }));
+  const now = Date.now();
+  return rows
+    .filter((row) => !sessionEnded(row, lifetime, now))
+    .map((row) => ({
+      id: row.id,
+      device: row.device || 'Unknown device',
+      address: row.ipAddress,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: row.lastUsedAt.toISOString(),
+      expires_at: new Date(
+        Math.min(row.lastUsedAt.getTime() + lifetime.idleMs, row.createdAt.getTime() + lifetime.maxMs),
+      ).toISOString(),
+      current: row.tokenHash === currentHash,
+    }));
 }
 
 /** Signs one session of the user out (someone else's is a 404); says whether it was the caller's. */

@@ -3,8 +3,8 @@ import { SIDEBAR_CHATROOMS, ZNavigation, ZNavigationQuery } from '@cairn/contrac
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../lib/app-error.ts';
+import { applicationRowsOf } from '../../lib/find-application.ts';
 import { serializeUser } from '../accounts/serialize-user.ts';
-import { applicationRowsOf } from '../applications/list-applications.ts';
 import { serializeApplication } from '../applications/serialize-application.ts';
 import { countAttention } from '../attention/get-attention.ts';
 import { sidebarChatroomsOf } from '../chatrooms/list-chatrooms.ts';
@@ -43,7 +43,7 @@ export default async function navigationRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const rows = await applicationRowsOf(app.db, request.user.id);
-      const wanted = request.query.application;
+      const wanted = request.query.application?.toLowerCase();
       const selected = wanted ? rows.find((row) => row.uuid === wanted) : rows[0];
       if (wanted && !selected) throw notFound('Application not found.');
       const [sidebar, attention] = selected
