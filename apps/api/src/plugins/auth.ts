@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.ts';
 import { oncePerPage } from '../lib/page-memo.ts';
+import { sessionEnded } from '../lib/session-ended.ts';
 import { hashToken } from '../lib/tokens.ts';
-import { sessionEnded } from '../modules/accounts/account-sessions.ts';
 
 export const AUTH_COOKIE = 'auth_token';
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -6,6 +6,7 @@ import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import { notFound } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
+import { sessionEnded } from '../../lib/session-ended.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { describeDevice } from './device.ts';
 
@@ -15,17 +16,6 @@ export type SessionLifetime = Config['sessionLifetime'];
 export interface SessionClient {
   ip: string;
   userAgent: string | undefined;
-}
-
-/** A session ends when unused for `idleMs`, and `maxMs` after sign-in whatever its use. */
-export function sessionEnded(
-  session: { createdAt: Date; lastUsedAt: Date },
-  lifetime: SessionLifetime,
-  now = Date.now(),
-): boolean {
-  return (
-    now - session.lastUsedAt.getTime() > lifetime.idleMs || now - session.createdAt.getTime() > lifetime.maxMs
-  );
 }
 
 /** Sweeps a user's ended sessions at sign-in: the SQL twin of `sessionEnded`. */
