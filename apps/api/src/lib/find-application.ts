@@ -39,20 +39,11 @@ export function applicationRowsOf(db: Db, ownerId: number) {
  * one lookup (lib/page-memo.ts): the row is read-only to its callers. On a page it is taken from the
  * owner's applications, which the page's navigation call reads anyway (decision 111).
  */
-export function findApplication(db: Db, ownerId: number, uuid: string) {
-  if (onPage()) {
-    // The column is a uuid: PostgreSQL matches any letter case, and returns lower case.
-    const wanted = uuid.toLowerCase();
-    return applicationRowsOf(db, ownerId).then((rows) => {
-      const app = rows.find((row) => row.uuid === wanted);
-      if (!app) throw notFound('Application not found.');
-      return app;
-    });
-  }
-  return ownedApplication(db)
-    .execute({ uuid, ownerId })
-    .then(([app]) => {
-      if (!app) throw notFound('Application not found.');
-      return app;
-    });
+export async function findApplication(db: Db, ownerId: number, uuid: string) {
+  // The column is a uuid: PostgreSQL matches any letter case, and returns lower case.
+  const app = onPage()
+    ? (await applicationRowsOf(db, ownerId)).find((row) => row.uuid === uuid.toLowerCase())
+    : (await ownedApplication(db).execute({ uuid, ownerId }))[0];
+  if (!app) throw notFound('Application not found.');
+  return app;
 }
