@@ -1,6 +1,6 @@
 import type { TFeedback, TMessageEvent } from '@cairn/contracts/chat';
 import type { Database, Db } from '@cairn/db/client';
-import { type chatrooms, knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
+import { chatrooms, knowledgeItems, messages, productOutbox } from '@cairn/db/schema';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -98,7 +98,7 @@ export interface ProductEventBus {
   transaction<R>(work: (tx: Db, emit: StageEvent) => Promise<R>): Promise<R>;
   /**
    * Tells an event whose outbox row the caller wrote in its change's own statement (a single write
-   * kept to one statement: `outboxEventsWithRow`); `outboxId` is that row's id.
+   * kept to one statement: `outboxEventsWithRows`); `outboxId` is that row's id.
    */
   written(outboxId: number, events: AnyProductEvent[]): Promise<void>;
   /**
@@ -145,7 +145,7 @@ const SWEEP_BATCH = 100;
 const DELETE_AFTER_MS = 1000;
 
 /** Rows an outbox event may carry as written by SQL (`to_jsonb`), revived into drizzle's shape. */
-const ROW_TABLES = { messages, knowledgeItems } as const;
+const ROW_TABLES = { messages, chatrooms, knowledgeItems } as const;
 type RowTable = keyof typeof ROW_TABLES;
 
 /** A row as the database returns it (column names, driver values) in the shape drizzle returns it. */
@@ -161,19 +161,25 @@ export function rowFromDatabase<K extends RowTable>(
   return row as (typeof ROW_TABLES)[K]['$inferSelect'];
 }
 
+/** A row an event's payload takes from the statement: the CTE (or alias) `cte`'s row, a `table` row. */
+export interface RowFrom {
+  table: RowTable;
+  cte: string;
+}
+
 /**
  * The `events` of an outbox row, for an INSERT in the same statement as the change (a
- * data-modifying CTE): the events in order, where an event's `row` names the payload key that is
- * the CTE `cte`'s row (a `table` row, as `RETURNING *` gives it). Read back like any staged event.
+ * data-modifying CTE): the events in order, where an event's `rows` name the payload keys that are
+ * rows of the statement's CTEs (as `RETURNING *` gives them). Read back like any staged event.
  */
-export function outboxEventsWithRow(
-  events: Array<{ type: ProductEventType; payload: object; row?: string }>,
-  from: { table: RowTable; cte: string },
+export function outboxEventsWithRows(
+  events: Array<{ type: ProductEventType; payload: object; rows?: Record<string, RowFrom> }>,
 ): SQL {
-  const rowJson = sql.raw(rowAsJson(from.table, from.cte));
   let json = sql`${toJson(events.map(({ type, payload }) => ({ type, payload })))}::jsonb`;
   events.forEach((event, i) => {
-    if (event.row) json = sql`jsonb_set(${json}, ${`{${i},payload,${event.row}}`}::text[], ${rowJson})`;
+    for (const [key, from] of Object.entries(event.rows ?? {})) {
+      json = sql`jsonb_set(${json}, ${`{${i},payload,${key}}`}::text[], ${sql.raw(rowAsJson(from.table, from.cte))})`;
+    }
   });
   return json;
 }

@@ -1,9 +1,12 @@
 import { ASSISTANT_SENDER, MESSAGE_MAX } from '@cairn/contracts/chat';
+import { applications, chatrooms, messages, productOutbox } from '@cairn/db/schema';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChatSocket } from '../../testing/chat-socket.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { waitFor } from '../../testing/wait-for.ts';
 import { NOT_COVERED_ANSWER } from './answer/no-answer.ts';
+import { postMessage } from './post-message.ts';
 
 let t: TestApp;
 let alice: { token: string; user: { id: number } };
@@ -194,6 +197,32 @@ describe('send-message', () => {
       (await t.call('GET', `/api/applications/${bobAppId}/chatrooms/`, { token: alice.token })).status,
     ).toBe(404);
     expect((await t.call('GET', `/api/applications/${appId}/chatrooms/`)).status).toBe(401);
+  });
+
+  it('a chatroom deleted after it was found takes no message: a 404, nothing written', async () => {
+    const first = await asAlice('new_chat', 'about to be deleted');
+    const [application] = await t.app.db.select().from(applications).where(eq(applications.uuid, appId));
+    const [chatroom] = await t.app.db
+      .select()
+      .from(chatrooms)
+      .where(eq(chatrooms.uuid, first.body.chatroom.uuid));
+    const path = `/api/applications/${appId}/chatrooms/${first.body.chatroom.uuid}/`;
+    expect((await t.call('DELETE', path, { token: alice.token })).status).toBe(204);
+    const outboxBefore = await t.app.db.$count(productOutbox);
+
+    // The row a request found before the delete (the send route's lookup), posted to afterwards.
+    const late = postMessage(t.app, {
+      application: application!,
+      chatroom: chatroom!,
+      source: 'web',
+      senderIdentifier: `reg_${alice.user.id}`,
+      message: 'too late',
+      metadata: {},
+      sendToUser: false,
+    });
+    await expect(late).rejects.toMatchObject({ code: 'not_found', statusCode: 404 });
+    expect(await t.app.db.$count(messages, eq(messages.chatroomId, chatroom!.id))).toBe(0);
+    expect(await t.app.db.$count(productOutbox)).toBeLessThanOrEqual(outboxBefore);
   });
 });
 

@@ -8,8 +8,9 @@ import {
 import { chatrooms, messages } from '@cairn/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { markAnswerPhase } from '../../lib/answer-phases.ts';
+import { notFound } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
-import { type AnyProductEvent, outboxEventsWithRow, rowFromDatabase } from '../../lib/product-events.ts';
+import { type AnyProductEvent, outboxEventsWithRows, rowFromDatabase } from '../../lib/product-events.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
@@ -47,74 +48,86 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
   const { application, chatroom } = input;
   const takeOver = input.sendToUser && chatroom?.source === 'widget';
   const slot = input.sendToUser || chatroom?.handledBy === 'human' ? null : app.answers.reserve();
-  // Both messages go in one INSERT (the answer names the question's uuid, so it is made here), and
-  // a new chatroom is created with the activity time already set: few statements, few round trips.
+  // One statement: the chatroom's activity (or the new chatroom), both messages and the outbox row.
+  // Atomic without BEGIN and COMMIT, and one round trip where a transaction took four (decision 112).
   const questionUuid = randomUUID();
-  const stored = app.db.transaction(async (tx) => {
-    const [room] = chatroom
-      ? await tx
-          .update(chatrooms)
-          .set({
-            lastMessageAt: sql`now()`,
-            ...(takeOver && { handledBy: 'human' as const, waitingSince: null }),
-          })
-          .where(eq(chatrooms.id, chatroom.id))
-          .returning()
-      : await tx
-          .insert(chatrooms)
-          .values({
-            applicationId: application.id,
-            name: chatroomNameFrom(input.message),
-            source: input.source,
-            ...(input.visitor && { visitorUuid: input.visitor.uuid, startedOn: input.visitor.startedOn }),
-          })
-          .returning();
-    // Read after the update: a takeover that just happened silences the assistant for this message.
-    const answered = !input.sendToUser && room!.handledBy === 'assistant';
-    const question = {
-      uuid: questionUuid,
-      chatroomId: room!.id,
-      senderIdentifier: input.senderIdentifier,
-      message: input.message,
-      metadata: { ...input.metadata, ...(input.sendToUser && { send_to_user: true }) },
-    };
-    const answer = {
-      uuid: input.answerUuid ?? randomUUID(),
-      chatroomId: room!.id,
-      senderIdentifier: ASSISTANT_SENDER,
-      ...(slot && answered ? takenAnswer() : { status: 'pending' as const }),
-      metadata: { reply_to: questionUuid, ...(input.answerRequest && { request: input.answerRequest }) },
-    };
-    const where = { application, chatroom: room! };
-    // The owner's first reply to a visitor waiting for a person answers the handoff.
-    const waitingSince = takeOver ? chatroom.waitingSince : null;
-    // The question's webhooks, notifications and analytics (durable events, decision 085) go to the
-    // outbox in the messages' own INSERT, the question's row as it was written: one statement.
-    const insert = tx
-      .insert(messages)
-      .values(answered ? [question, answer] : [question])
-      .returning();
-    const { rows: written } = (await tx.execute(sql`
-      WITH inserted AS (${insert.getSQL()}), outbox AS (
+  const answerUuid = input.answerUuid ?? randomUUID();
+  const room = chatroom
+    ? app.db
+        .update(chatrooms)
+        .set({
+          lastMessageAt: sql`now()`,
+          ...(takeOver && { handledBy: 'human' as const, waitingSince: null }),
+        })
+        .where(eq(chatrooms.id, chatroom.id))
+        .returning()
+    : app.db
+        .insert(chatrooms)
+        .values({
+          applicationId: application.id,
+          name: chatroomNameFrom(input.message),
+          source: input.source,
+          ...(input.visitor && { visitorUuid: input.visitor.uuid, startedOn: input.visitor.startedOn }),
+        })
+        .returning();
+  const answer = slot ? takenAnswer() : { status: 'pending' as const, leaseUntil: null };
+  const metadata = { ...input.metadata, ...(input.sendToUser && { send_to_user: true }) };
+  const answerMetadata = {
+    reply_to: questionUuid,
+    ...(input.answerRequest && { request: input.answerRequest }),
+  };
+  // The owner's first reply to a visitor waiting for a person answers the handoff.
+  const waitingSince = takeOver ? chatroom.waitingSince : null;
+  const payload = { application };
+  const rows = {
+    chatroom: { table: 'chatrooms', cte: 'room' },
+    message: { table: 'messages', cte: 'inserted' },
+  } as const;
+  const written = (
+    app.db.execute(sql`
+      WITH room AS (${room.getSQL()}), inserted AS (
+        INSERT INTO ${messages} (uuid, chatroom_id, sender_identifier, message, metadata, status, lease_until)
+        SELECT v.uuid, room.id, v.sender, v.message, v.metadata, v.status, v.lease_until
+        FROM room, (VALUES
+          (1, ${questionUuid}::uuid, ${input.senderIdentifier}, ${input.message}, ${JSON.stringify(metadata)}::jsonb, 'complete', NULL::timestamptz)
+          ${input.sendToUser ? sql`` : sql`, (2, ${answerUuid}::uuid, ${ASSISTANT_SENDER}, '', ${JSON.stringify(answerMetadata)}::jsonb, ${answer.status}, (${answer.leaseUntil})::timestamptz)`}
+        ) AS v(turn, uuid, sender, message, metadata, status, lease_until)
+        -- Read after the update: a takeover that just happened silences the assistant for this message.
+        WHERE v.turn = 1 OR room.handled_by = 'assistant'
+        ORDER BY v.turn
+        RETURNING *
+      ), outbox AS (
+        -- The question's webhooks, notifications and analytics (durable events, decision 085).
         INSERT INTO product_outbox (events)
-        SELECT ${outboxEventsWithRow(
-          [
-            ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
-            { type: 'message.created', payload: where, row: 'message' },
-            ...(waitingSince
-              ? [{ type: 'handoff.answered' as const, payload: { ...where, waitingSince }, row: 'reply' }]
-              : []),
-          ],
-          { table: 'messages', cte: 'inserted' },
-        )}
-        FROM inserted WHERE uuid = ${questionUuid}
+        SELECT ${outboxEventsWithRows([
+          ...(chatroom
+            ? []
+            : [{ type: 'conversation.created' as const, payload, rows: { chatroom: rows.chatroom } }]),
+          { type: 'message.created', payload, rows },
+          ...(waitingSince
+            ? [
+                {
+                  type: 'handoff.answered' as const,
+                  payload: { ...payload, waitingSince },
+                  rows: { chatroom: rows.chatroom, reply: rows.message },
+                },
+              ]
+            : []),
+        ])}
+        FROM room, inserted WHERE inserted.uuid = ${questionUuid}
         RETURNING id
       )
-      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id FROM inserted`)) as unknown as {
+      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id, to_jsonb(room) AS room_row FROM room, inserted`) as unknown as Promise<{
       rows: Array<Record<string, unknown>>;
-    };
-    const rows = written.map((raw) => rowFromDatabase('messages', raw));
-    const message = rows.find((row) => row.uuid === questionUuid)!;
+    }>
+  ).then(({ rows: raw }) => {
+    const [first] = raw;
+    // The chatroom was deleted since the caller found it.
+    if (!first) throw notFound();
+    const room = rowFromDatabase('chatrooms', first.room_row as Record<string, unknown>);
+    const messageRows = raw.map((row) => rowFromDatabase('messages', row));
+    const message = messageRows.find((row) => row.uuid === questionUuid)!;
+    const where = { application, chatroom: room };
     const events: AnyProductEvent[] = [
       ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
       { type: 'message.created', payload: { ...where, message } },
@@ -123,13 +136,13 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
         : []),
     ];
     return {
-      room: room!,
+      room,
       message,
-      answer: rows.find((row) => row.uuid !== questionUuid),
-      outbox: { id: Number(written[0]!.outbox_id), events },
+      answer: messageRows.find((row) => row.uuid !== questionUuid),
+      outbox: { id: Number(first.outbox_id), events },
     };
   });
-  const result = await stored.catch((error: unknown) => {
+  const result = await written.catch((error: unknown) => {
     slot?.release();
     throw error;
   });

@@ -11,7 +11,7 @@ import { messages } from '@cairn/db/schema';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { markAnswerPhase } from '../../../lib/answer-phases.ts';
 import type { Ctx, ModelCtx } from '../../../lib/ctx.ts';
-import { outboxEventsWithRow, rowFromDatabase } from '../../../lib/product-events.ts';
+import { outboxEventsWithRows, rowFromDatabase } from '../../../lib/product-events.ts';
 import type { ChatTurn, TextGeneration, TextModel, Usage } from '../../../models/types.ts';
 import { passageSimilarity } from '../../../rag/passage-similarity.ts';
 import { termStatistics } from '../../../rag/term-statistics.ts';
@@ -437,7 +437,7 @@ export async function answerMessage(run: AnswerRun, target: AnswerTarget): Promi
       RETURNING *
     ), outbox AS (
       INSERT INTO product_outbox (events)
-      SELECT ${outboxEventsWithRow([{ type: 'message.created', payload: { application, chatroom }, row: 'message' }], { table: 'messages', cte: 'final' })}
+      SELECT ${outboxEventsWithRows([{ type: 'message.created', payload: { application, chatroom }, rows: { message: { table: 'messages', cte: 'final' } } }])}
       FROM final
       RETURNING id
     )
