@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZSource } from './chat.ts';
 import { CHAT_MESSAGES_MAX } from './public-api.ts';
+import { freeText } from './text.ts';
 
 /**
  * OpenAI's Responses API (`POST /api/v1/responses`), as Cairn answers it: `model` is the
@@ -35,7 +36,7 @@ export const ZResponseRequest = z.object({
     ],
     { error: 'Must be a string or a list of message items' },
   ),
-  instructions: z.string({ error: 'Must be a string' }).nullish(),
+  instructions: freeText({ error: 'Must be a string' }).nullish(),
   stream: z.boolean({ error: 'Must be true or false' }).nullish(),
   temperature: z.number({ error: 'Must be a number' }).min(0, 'At least 0').max(2, 'At most 2').nullish(),
   max_output_tokens: z

@@ -36,3 +36,6 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * so that `jsonb` values (which PostgreSQL refuses with one inside) get the same treatment.
  */
 export const wellFormed = (value: string) => value.replace(LONE_SURROGATE, '\ufffd');
+
+/** Multi-line free text as it is stored: control characters removed (but tab and line ends), lone surrogates replaced. */
+export const asFreeText = (value: string) => wellFormed(stripControlCharacters(value));

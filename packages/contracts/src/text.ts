@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import {
-  hasControlCharacter,
-  NO_CONTROL_CHARACTERS,
-  stripControlCharacters,
-  wellFormed,
-} from './text-rules.ts';
+import { asFreeText, hasControlCharacter, NO_CONTROL_CHARACTERS, wellFormed } from './text-rules.ts';
 
 export {
+  asFreeText,
   hasControlCharacter,
   NO_CONTROL_CHARACTERS,
   stripControlCharacters,
@@ -21,5 +17,4 @@ export const oneLine = (params?: Parameters<typeof z.string>[0]) =>
     .refine((v) => !hasControlCharacter(v), { error: NO_CONTROL_CHARACTERS, abort: true });
 
 /** Multi-line free text: control characters other than tab and line ends are removed. */
-export const freeText = (params?: Parameters<typeof z.string>[0]) =>
-  z.string(params).overwrite((value) => wellFormed(stripControlCharacters(value)));
+export const freeText = (params?: Parameters<typeof z.string>[0]) => z.string(params).overwrite(asFreeText);

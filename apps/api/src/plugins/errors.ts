@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, notFound } from '../lib/app-error.ts';
 import { validationError } from '../lib/parse.ts';
+import { UNSTORABLE_TEXT_DETAIL, unstorableText } from '../lib/unstorable-text.ts';
 
 /** One error handler, one body: field problems → 400 `errors`, 5xx never shows internals. */
 export default fp(async function errorsPlugin(app: FastifyInstance) {
@@ -35,15 +36,16 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
           : error.message;
       return reply.status(status).send({ detail, code: status === 429 ? 'rate_limited' : 'invalid' });
     }
-    if (isUnstorableText(error)) {
+    const unstorable = unstorableText(error);
+    if (unstorable) {
       // The contracts refuse or strip control characters (contracts/text.ts); this is the net for
-      // a field that does not use them yet. The failed statement wrote nothing.
+      // a field that does not use them yet, and for JSON values. The failed statement wrote nothing.
       const route = `${request.method} ${request.routeOptions.url}`;
-      request.log.warn({ err: error, reqId: request.id }, `text with NUL reached the database: ${route}`);
-      return reply.status(400).send({
-        detail: 'The request holds a NUL character, which cannot be stored. Remove it and try again.',
-        code: 'invalid',
-      });
+      request.log.warn(
+        { err: error, reqId: request.id },
+        `unstorable text (${unstorable}) reached the database: ${route}`,
+      );
+      return reply.status(400).send({ detail: UNSTORABLE_TEXT_DETAIL[unstorable], code: 'invalid' });
     }
     request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     return reply.status(500).send({ detail: 'Internal Server Error', code: 'internal' });
@@ -55,15 +57,6 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       .send({ detail: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'not_found' });
   });
 });
-
-/** PostgreSQL's answer to a NUL in text (`22021`, or `22P05` for jsonb), possibly wrapped by Drizzle. */
-function isUnstorableText(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '22021' || code === '22P05') return true;
-  }
-  return false;
-}
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (a URL or headers over 16 KB, a

@@ -199,6 +199,27 @@ describe('send-message', () => {
     expect((await t.call('GET', `/api/applications/${appId}/chatrooms/`)).status).toBe(401);
   });
 
+  it('text with half of a surrogate pair is stored with U+FFFD; metadata holding one is a 400 that stores nothing', async () => {
+    const text = await asAlice('new_chat', 'Opening \ud800hours?');
+    expect(text.status).toBe(201);
+    expect(text.body.message.message).toBe('Opening \ufffdhours?');
+
+    const room = text.body.chatroom.uuid;
+    const before = (await messagesOf(room)).body.messages.length;
+    for (const metadata of [{ note: 'a\ud800b' }, { 'k\udc00': 1 }]) {
+      const res = await asAlice(room, 'Still there?', { metadata });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        detail:
+          'The request holds text that is not valid Unicode (half of a surrogate pair, such as \\ud800), which cannot be stored. Remove it and try again.',
+        code: 'invalid',
+      });
+    }
+    expect((await messagesOf(room)).body.messages).toHaveLength(before);
+    // A whole pair is text like any other.
+    expect((await asAlice(room, 'Still there?', { metadata: { note: '\ud83d\ude00' } })).status).toBe(201);
+  });
+
   it('a chatroom deleted after it was found takes no message: a 404, nothing written', async () => {
     const first = await asAlice('new_chat', 'about to be deleted');
     const [application] = await t.app.db.select().from(applications).where(eq(applications.uuid, appId));

@@ -6,7 +6,7 @@ import {
   ZIntegrationParams,
   ZSlackEventEnvelope,
 } from '@cairn/contracts/integrations';
-import { stripControlCharacters } from '@cairn/contracts/text';
+import { asFreeText } from '@cairn/contracts/text';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,7 +30,7 @@ declare module 'fastify' {
 
 /** The question in a Slack message: its text without the bot's own mention, control characters removed. */
 function questionOf(text: string, botUserId: string): string {
-  return stripControlCharacters(text.replaceAll(`<@${botUserId}>`, ''))
+  return asFreeText(text.replaceAll(`<@${botUserId}>`, ''))
     .trim()
     .slice(0, MESSAGE_MAX);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MESSAGE_MAX } from '@cairn/contracts/chat';
 import type { TTelegramUpdate } from '@cairn/contracts/integrations';
-import { stripControlCharacters } from '@cairn/contracts/text';
+import { asFreeText } from '@cairn/contracts/text';
 import type { Ctx } from '../../lib/ctx.ts';
 import { acceptEvent } from './accept-event.ts';
 import type { IntegrationRow } from './find-integration.ts';
@@ -14,7 +14,7 @@ const GREETING_COMMAND = /^\/(start|help)(@\w+)?(\s|$)/;
 export function telegramReplyJob(integration: IntegrationRow, update: TTelegramUpdate): ReplyJob | null {
   const message = update.message;
   if (!message?.text || message.from?.is_bot) return null;
-  const text = stripControlCharacters(message.text).trim().slice(0, MESSAGE_MAX);
+  const text = asFreeText(message.text).trim().slice(0, MESSAGE_MAX);
   if (!text) return null;
   return {
     integrationId: integration.id,

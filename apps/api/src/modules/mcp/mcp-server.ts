@@ -1,6 +1,6 @@
 import { MESSAGE_MAX } from '@cairn/contracts/chat';
 import { SEARCH_QUERY_MAX, SEARCH_TOP_K_DEFAULT, SEARCH_TOP_K_MAX } from '@cairn/contracts/knowledge-search';
-import { stripControlCharacters } from '@cairn/contracts/text';
+import { asFreeText } from '@cairn/contracts/text';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -122,7 +122,7 @@ export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?:
       annotations: { readOnlyHint: true, openWorldHint: false, idempotentHint: true },
     },
     async ({ query, top_k }) => {
-      const text = stripControlCharacters(query).trim();
+      const text = asFreeText(query).trim();
       if (!text) throw new McpError(ErrorCode.InvalidParams, 'The query is empty.');
       const results = await retrieve(
         app,
@@ -169,7 +169,7 @@ export function buildMcpServer(app: Ctx, principal: KeyPrincipal, instructions?:
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     },
     async ({ question, conversation_id }, extra) => {
-      const text = stripControlCharacters(question).trim();
+      const text = asFreeText(question).trim();
       if (!text) throw new McpError(ErrorCode.InvalidParams, 'The question is empty.');
       const chatroom = conversation_id
         ? await channelConversation(app, principal, 'mcp', conversation_id)

@@ -2,6 +2,7 @@ import type { TOpenAIErrorBody } from '@cairn/contracts/public-api';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../../lib/app-error.ts';
+import { UNSTORABLE_TEXT_DETAIL, unstorableText } from '../../lib/unstorable-text.ts';
 
 /**
  * An error of the public API, in OpenAI's shape so that OpenAI clients raise their own error classes
@@ -87,6 +88,8 @@ export function toOpenAIError(error: FastifyError | Error, request: FastifyReque
     const malformed = code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
     return invalidRequest(malformed ? 'The request body is not valid JSON.' : error.message);
   }
+  const unstorable = unstorableText(error);
+  if (unstorable) return invalidRequest(UNSTORABLE_TEXT_DETAIL[unstorable]);
   request.log.error({ err: error, reqId: request.id }, 'unhandled error');
   return new OpenAIError(
     500,

@@ -567,6 +567,32 @@ describe('authentication and errors', () => {
     expect(data.choices[0]!.message.content).toContain('three-year warranty');
   });
 
+  it('takes half of a surrogate pair ("\\ud800") in any text as U+FFFD: no 500, the question answered', async () => {
+    const lone = '\ud800';
+    const history = [
+      { role: 'user' as const, content: `Earlier ${lone} question` },
+      { role: 'assistant' as const, content: `Earlier ${lone} answer` },
+    ];
+    const completion = await v1('POST', '/chat/completions', keyA, {
+      model: appA.uuid,
+      messages: [
+        { role: 'system', content: `Be brief ${lone}` },
+        ...history,
+        { role: 'user', content: [{ type: 'text', text: `How long is the ${lone}warranty of the X200?` }] },
+      ],
+    });
+    expect(completion.status).toBe(200);
+    expect(completion.body.choices[0].message.content).toContain('three-year warranty');
+    const response = await v1('POST', '/responses', keyA, {
+      model: appA.uuid,
+      instructions: `Be brief ${lone}`,
+      input: [...history, { role: 'user', content: `How long is the ${lone}warranty of the X200?` }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.instructions).toBe('Be brief \ufffd');
+    expect(response.body.output_text).toContain('three-year warranty');
+  });
+
   it('limits requests per key per minute (429 with retry-after), counted in the database', async () => {
     const slow = await createKey(appA.uuid, { requests_per_minute: 2 });
     await client(slow.key).models.list();

@@ -1,6 +1,6 @@
 import { MESSAGE_MAX } from '@cairn/contracts/chat';
 import { CHAT_ROLES, type TChatMessageIn } from '@cairn/contracts/public-api';
-import { stripControlCharacters } from '@cairn/contracts/text';
+import { asFreeText } from '@cairn/contracts/text';
 import type { ChatTurn } from '../../models/types.ts';
 import { HISTORY_TURNS, TURN_MAX } from '../chatrooms/answer/answer-message.ts';
 import { invalidRequest } from './openai-error.ts';
@@ -24,7 +24,7 @@ const isRole = (role: string): role is (typeof CHAT_ROLES)[number] =>
 function textOf(message: TChatMessageIn, at: number, field: string): string {
   const { content } = message;
   if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return stripControlCharacters(content);
+  if (typeof content === 'string') return asFreeText(content);
   return content
     .map((part, j) => {
       if (part.type !== 'text' || typeof part.text !== 'string') {
@@ -33,7 +33,7 @@ function textOf(message: TChatMessageIn, at: number, field: string): string {
           `${field}[${at}].content[${j}].type`,
         );
       }
-      return stripControlCharacters(part.text);
+      return asFreeText(part.text);
     })
     .join('\n');
 }

@@ -1,7 +1,7 @@
 import {
+  asFreeText,
   hasControlCharacter,
   NO_CONTROL_CHARACTERS,
-  stripControlCharacters,
   wellFormed,
 } from '@cairn/contracts/text-rules';
 import { WIDGET_LIMITS } from '@cairn/contracts/widget-limits';
@@ -66,7 +66,7 @@ class Checker {
   /** `freeText().trim()` with its bounds (control characters removed, not refused). */
   freeText(path: Array<string | number>, value: unknown, rules: { required: boolean; max: number }): string {
     if (typeof value !== 'string') return this.fail(path, expected('string', value)) ?? '';
-    const trimmed = wellFormed(stripControlCharacters(value)).trim();
+    const trimmed = asFreeText(value).trim();
     if (rules.required && trimmed.length < 1) return this.fail(path, 'Required') ?? '';
     if (trimmed.length > rules.max) return this.fail(path, tooLong(rules.max)) ?? '';
     return trimmed;
