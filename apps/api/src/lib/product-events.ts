@@ -167,14 +167,19 @@ export interface RowFrom {
   cte: string;
 }
 
+/** An event whose `rows` name the payload keys that are rows of the statement's CTEs. */
+export interface EventWithRows {
+  type: ProductEventType;
+  payload: object;
+  rows?: Record<string, RowFrom>;
+}
+
 /**
  * The `events` of an outbox row, for an INSERT in the same statement as the change (a
- * data-modifying CTE): the events in order, where an event's `rows` name the payload keys that are
- * rows of the statement's CTEs (as `RETURNING *` gives them). Read back like any staged event.
+ * data-modifying CTE): the events in order, each `rows` key set to that CTE's row (as `RETURNING *`
+ * gives it). Read back like any staged event.
  */
-export function outboxEventsWithRows(
-  events: Array<{ type: ProductEventType; payload: object; rows?: Record<string, RowFrom> }>,
-): SQL {
+export function outboxEventsWithRows(events: EventWithRows[]): SQL {
   let json = sql`${toJson(events.map(({ type, payload }) => ({ type, payload })))}::jsonb`;
   events.forEach((event, i) => {
     for (const [key, from] of Object.entries(event.rows ?? {})) {
@@ -182,6 +187,20 @@ export function outboxEventsWithRows(
     }
   });
   return json;
+}
+
+/**
+ * The same events for `written`, each `rows` key set to the row the statement returned for that CTE
+ * (`rowOf`, by CTE name): what the sweep would read back from the outbox row.
+ */
+export function eventsWithRowsOf(events: EventWithRows[], rowOf: Record<string, object>): AnyProductEvent[] {
+  return events.map(({ type, payload, rows }) => ({
+    type,
+    payload: {
+      ...payload,
+      ...Object.fromEntries(Object.entries(rows ?? {}).map(([key, from]) => [key, rowOf[from.cte]])),
+    },
+  })) as AnyProductEvent[]; // the payloads' shapes are the callers' to match their types, as for the sweep's rows
 }
 
 /**

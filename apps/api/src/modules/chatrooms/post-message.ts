@@ -10,7 +10,12 @@ import { eq, sql } from 'drizzle-orm';
 import { markAnswerPhase } from '../../lib/answer-phases.ts';
 import { notFound } from '../../lib/app-error.ts';
 import type { Ctx } from '../../lib/ctx.ts';
-import { type AnyProductEvent, outboxEventsWithRows, rowFromDatabase } from '../../lib/product-events.ts';
+import {
+  type EventWithRows,
+  eventsWithRowsOf,
+  outboxEventsWithRows,
+  rowFromDatabase,
+} from '../../lib/product-events.ts';
 import type { ApplicationRow } from '../applications/serialize-application.ts';
 import { type AnswerRequest, takenAnswer, wakeAnswerWorkers } from './answer/answer-queue.ts';
 import { type ChatroomRow, serializeChatroom, serializeMessage } from './serialize-chat.ts';
@@ -79,12 +84,26 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
   // The owner's first reply to a visitor waiting for a person answers the handoff.
   const waitingSince = takeOver ? chatroom.waitingSince : null;
   const payload = { application };
-  const rows = {
-    chatroom: { table: 'chatrooms', cte: 'room' },
-    message: { table: 'messages', cte: 'inserted' },
-  } as const;
-  const written = (
-    app.db.execute(sql`
+  const ROOM = { table: 'chatrooms', cte: 'room' } as const;
+  const INSERTED = { table: 'messages', cte: 'inserted' } as const;
+  // The question's webhooks, notifications and analytics (durable events, decision 085). One list
+  // for the outbox row and for this process: each payload's rows are the statement's own.
+  const staged: EventWithRows[] = [
+    ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload, rows: { chatroom: ROOM } }]),
+    { type: 'message.created' as const, payload, rows: { chatroom: ROOM, message: INSERTED } },
+    ...(waitingSince
+      ? [
+          {
+            type: 'handoff.answered' as const,
+            payload: { ...payload, waitingSince },
+            rows: { chatroom: ROOM, reply: INSERTED },
+          },
+        ]
+      : []),
+  ];
+  let raw: Array<Record<string, unknown>>;
+  try {
+    ({ rows: raw } = (await app.db.execute(sql`
       WITH room AS (${room.getSQL()}), inserted AS (
         INSERT INTO ${messages} (uuid, chatroom_id, sender_identifier, message, metadata, status, lease_until)
         SELECT v.uuid, room.id, v.sender, v.message, v.metadata, v.status, v.lease_until
@@ -97,58 +116,34 @@ export async function postMessage(app: Ctx, input: PostMessageInput): Promise<TS
         ORDER BY v.turn
         RETURNING *
       ), outbox AS (
-        -- The question's webhooks, notifications and analytics (durable events, decision 085).
         INSERT INTO product_outbox (events)
-        SELECT ${outboxEventsWithRows([
-          ...(chatroom
-            ? []
-            : [{ type: 'conversation.created' as const, payload, rows: { chatroom: rows.chatroom } }]),
-          { type: 'message.created', payload, rows },
-          ...(waitingSince
-            ? [
-                {
-                  type: 'handoff.answered' as const,
-                  payload: { ...payload, waitingSince },
-                  rows: { chatroom: rows.chatroom, reply: rows.message },
-                },
-              ]
-            : []),
-        ])}
+        SELECT ${outboxEventsWithRows(staged)}
         FROM room, inserted WHERE inserted.uuid = ${questionUuid}
         RETURNING id
       )
-      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id, to_jsonb(room) AS room_row FROM room, inserted`) as unknown as Promise<{
+      SELECT inserted.*, (SELECT id FROM outbox) AS outbox_id, to_jsonb(room) AS room_row FROM room, inserted`)) as unknown as {
       rows: Array<Record<string, unknown>>;
-    }>
-  ).then(({ rows: raw }) => {
-    const [first] = raw;
+    });
     // The chatroom was deleted since the caller found it.
-    if (!first) throw notFound();
-    const room = rowFromDatabase('chatrooms', first.room_row as Record<string, unknown>);
-    const messageRows = raw.map((row) => rowFromDatabase('messages', row));
-    const message = messageRows.find((row) => row.uuid === questionUuid)!;
-    const where = { application, chatroom: room };
-    const events: AnyProductEvent[] = [
-      ...(chatroom ? [] : [{ type: 'conversation.created' as const, payload: where }]),
-      { type: 'message.created', payload: { ...where, message } },
-      ...(waitingSince
-        ? [{ type: 'handoff.answered' as const, payload: { ...where, reply: message, waitingSince } }]
-        : []),
-    ];
-    return {
-      room,
-      message,
-      answer: messageRows.find((row) => row.uuid !== questionUuid),
-      outbox: { id: Number(first.outbox_id), events },
-    };
-  });
-  const result = await written.catch((error: unknown) => {
+    if (!raw[0]) throw notFound();
+  } catch (error) {
     slot?.release();
     throw error;
-  });
+  }
+  const first = raw[0];
+  const messageRows = raw.map((row) => rowFromDatabase('messages', row));
+  const stored = {
+    room: rowFromDatabase('chatrooms', first.room_row as Record<string, unknown>),
+    inserted: messageRows.find((row) => row.uuid === questionUuid)!,
+  };
+  const result = {
+    room: stored.room,
+    message: stored.inserted,
+    answer: messageRows.find((row) => row.uuid !== questionUuid),
+  };
   if (result.answer) markAnswerPhase(result.answer.uuid, 'stored');
   // Committed: delivered from here, off this request.
-  await app.events.written(result.outbox.id, result.outbox.events);
+  await app.events.written(Number(first.outbox_id), eventsWithRowsOf(staged, stored));
   if (slot && !result.answer) slot.release();
 
   const ownerId = application.ownerId;
