@@ -3,7 +3,8 @@
  * - secret box: seal and open of an API key (µs per operation);
  * - resolveTextModel: database lookup + key decryption + SDK model (ms);
  * - a streamed answer of 200 words through `TextModel.generate`: time to first text and to the end,
- *   compared with reading the same SSE stream with plain fetch (the wrapper's overhead).
+ *   and this process's CPU per answer, compared with reading the same SSE stream with plain fetch
+ *   (the wrapper's overhead). The model server runs in a process of its own.
  *
  * With `--rtt MS` the model server is reached through a proxy that holds every chunk MS/2 in each
  * direction, as a provider MS away would be: a new connection per call costs one more round trip
@@ -11,14 +12,15 @@
  *
  *   npx tsx bench/models/overhead.ts [--rounds 200] [--rtt 20]
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import path from 'node:path';
 import { openDatabase } from '@cairn/db/client';
 import { modelProviders, providerModels, users } from '@cairn/db/schema';
 import { createSecretBox } from '../../apps/api/src/lib/secret-box.ts';
 import { keyContext } from '../../apps/api/src/models/provider-secrets.ts';
 import { resolveTextModel } from '../../apps/api/src/models/resolve-text-model.ts';
-import { startFakeOpenAI } from '../../apps/api/src/testing/fake-openai-server.ts';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
@@ -48,7 +50,15 @@ const key = `sk-${randomBytes(24).toString('hex')}`;
 }
 
 const reply = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
-const fake = await startFakeOpenAI({ apiKey: key, models: ['bench-chat'], reply });
+const fake = spawn(
+  process.execPath,
+  ['--import', 'tsx', path.join(import.meta.dirname, '../chat/model-server.ts'), 'bench-chat', reply],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const fakeUrl = await new Promise<string>((resolve, reject) => {
+  fake.stdout.once('data', (line: Buffer) => resolve(String(line).trim().split('\n')[0]!));
+  fake.once('exit', (code) => reject(new Error(`model server exited (${code})`)));
+});
 
 /** A TCP proxy to the model server that delays each chunk by half the round trip in each direction. */
 async function distant(target: URL, rttMs: number): Promise<{ url: string; close(): void }> {
@@ -68,7 +78,7 @@ async function distant(target: URL, rttMs: number): Promise<{ url: string; close
   const { port } = proxy.address() as net.AddressInfo;
   return { url: `http://127.0.0.1:${port}${target.pathname}`, close: () => proxy.close() };
 }
-const modelServer = RTT ? await distant(new URL(fake.url), RTT) : { url: fake.url, close() {} };
+const modelServer = RTT ? await distant(new URL(fakeUrl), RTT) : { url: fakeUrl, close() {} };
 const database = await openDatabase({});
 await database.migrate();
 const ctx = { database, secrets: box, config: { providerAddresses: { localInstance: true, allowed: [] } } };
@@ -105,7 +115,16 @@ const firstMs: number[] = [];
 const totalMs: number[] = [];
 const rawFirstMs: number[] = [];
 const rawTotalMs: number[] = [];
+/** This process's CPU (µs) in the measured rounds: the wrapper's calls and the plain fetches. */
+let generateCpu = 0;
+let rawCpu = 0;
+const cpuOf = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return used.user + used.system;
+};
 for (let round = 0; round < ROUNDS + 10; round++) {
+  const warm = round >= 10;
+  let cpu = process.cpuUsage();
   let t = performance.now();
   const textModel = await resolveTextModel(ctx, user!.id, ref);
   const resolved = performance.now() - t;
@@ -122,8 +141,10 @@ for (let round = 0; round < ROUNDS + 10; round++) {
     text += piece;
   }
   const total = performance.now() - t;
+  if (warm) generateCpu += cpuOf(cpu);
   if (text !== reply) throw new Error('unexpected answer');
 
+  cpu = process.cpuUsage();
   t = performance.now();
   const res = await fetch(`${modelServer.url}/chat/completions`, {
     method: 'POST',
@@ -136,7 +157,8 @@ for (let round = 0; round < ROUNDS + 10; round++) {
     if (!rawFirst && decoder.decode(chunk).includes('"content":"word0')) rawFirst = performance.now() - t;
   }
   const rawTotal = performance.now() - t;
-  if (round < 10) continue; // warm-up
+  if (warm) rawCpu += cpuOf(cpu);
+  if (!warm) continue;
   resolveMs.push(resolved);
   firstMs.push(first);
   totalMs.push(total);
@@ -149,6 +171,9 @@ console.log(
 console.log(`resolveTextModel (lookup + decrypt + SDK model): ${fmt(resolveMs)}`);
 console.log(`TextModel.generate first text: ${fmt(firstMs)}; whole answer: ${fmt(totalMs)}`);
 console.log(`plain fetch of the same stream, first chunk: ${fmt(rawFirstMs)}; whole: ${fmt(rawTotalMs)}`);
+console.log(
+  `this process's CPU per answer: resolve + generate ${(generateCpu / ROUNDS / 1000).toFixed(2)} ms, plain fetch ${(rawCpu / ROUNDS / 1000).toFixed(2)} ms`,
+);
 modelServer.close();
-await fake.close();
+fake.kill();
 await database.close();

@@ -1,4 +1,5 @@
-import type { EmbeddingModel, LanguageModel } from 'ai';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { EmbeddingModel } from 'ai';
 import type { ProviderConnection } from './load-provider-model.ts';
 import { ModelProviderError } from './provider-errors.ts';
 import { type ProviderAddressPolicy, providerFetchFor, sdkBaseUrl } from './provider-url.ts';
@@ -14,7 +15,7 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 const loadAnthropic = once(() => import('@ai-sdk/anthropic'));
 const loadOpenAICompatible = once(() => import('@ai-sdk/openai-compatible'));
-/** The `ai` package (streamText, embedMany), loaded on first use. */
+/** The `ai` package (embedMany), loaded on first use. */
 export const loadAiSdk = once(() => import('ai'));
 
 // The SDK prints compatibility warnings (unknown model names …) with console.warn; they are not
@@ -30,7 +31,7 @@ export const loadAiSdk = once(() => import('ai'));
 export async function languageModelFor(
   connection: ProviderConnection,
   modelName: string,
-): Promise<Exclude<LanguageModel, string>> {
+): Promise<LanguageModelV4> {
   const key = JSON.stringify([connection.kind, connection.baseUrl, connection.apiKey ?? null, modelName]);
   let models = languageModels.get(connection.addresses);
   if (!models) {
@@ -56,13 +57,10 @@ export async function languageModelFor(
  * anew, about 1.5 % of the server's CPU per answer (decision 090). A changed key, address or name
  * is another entry; the least recently used beyond this many are dropped.
  */
-const languageModels = new WeakMap<ProviderAddressPolicy, Map<string, Exclude<LanguageModel, string>>>();
+const languageModels = new WeakMap<ProviderAddressPolicy, Map<string, LanguageModelV4>>();
 const LANGUAGE_MODELS_KEPT = 64;
 
-async function newLanguageModel(
-  connection: ProviderConnection,
-  modelName: string,
-): Promise<Exclude<LanguageModel, string>> {
+async function newLanguageModel(connection: ProviderConnection, modelName: string): Promise<LanguageModelV4> {
   if (connection.kind === 'anthropic') {
     if (!connection.apiKey) {
       throw new ModelProviderError('not_configured', `The provider "${connection.name}" has no API key.`);

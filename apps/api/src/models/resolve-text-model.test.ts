@@ -119,6 +119,28 @@ describe('resolveTextModel over the OpenAI-compatible wire', () => {
     fake.set({ failWith: undefined });
   });
 
+  it('tries a rate-limited call again after the wait the provider asks for, then gives up with its status', async () => {
+    const calls = () => fake.requests.filter((r) => r.path === '/chat/completions').length;
+    fake.set({ reply: 'Second time lucky.', failWith: { status: 429, message: 'Slow down' } });
+    fake.set({ failTimes: 1, retryAfterMs: 20 });
+    let before = calls();
+    expect((await collect(await textModel('fake-chat', { maxRetries: 1 }))).text).toBe('Second time lucky.');
+    expect(calls() - before).toBe(2);
+
+    fake.set({ failWith: { status: 429, message: 'Slow down' }, failTimes: 3, retryAfterMs: 20 });
+    before = calls();
+    const limited = await failure(await textModel('fake-chat', { maxRetries: 1 }));
+    expect(limited.kind).toBe('rate_limited');
+    expect(calls() - before).toBe(2);
+
+    // A rejected key is not tried again.
+    fake.set({ failWith: { status: 401, message: 'Incorrect API key provided.' }, failTimes: 3 });
+    before = calls();
+    expect((await failure(await textModel('fake-chat', { maxRetries: 1 }))).kind).toBe('auth');
+    expect(calls() - before).toBe(1);
+    fake.set({ failWith: undefined, failTimes: undefined, retryAfterMs: undefined });
+  });
+
   it('gives up on a silent provider, before the first token and mid-stream', async () => {
     fake.set({ headersDelayMs: 5_000 });
     const silent = await failure(await textModel('fake-chat', { idleTimeoutMs: 300 }));

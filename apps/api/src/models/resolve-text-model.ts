@@ -1,9 +1,22 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { TLlmModel } from '@cairn/contracts/applications';
 import type { ModelCtx } from '../lib/ctx.ts';
 import { loadProviderModel } from './load-provider-model.ts';
 import { ModelProviderError, toModelProviderError } from './provider-errors.ts';
-import { languageModelFor, loadAiSdk } from './provider-sdk.ts';
+import { providerRetry } from './provider-retry.ts';
+import { languageModelFor } from './provider-sdk.ts';
 import type { TextGeneration, TextModel, TextRequest, Usage } from './types.ts';
+
+/** The request as the provider interface takes it: the system text, then the turns as text parts. */
+function promptOf(request: TextRequest): LanguageModelV4Prompt {
+  return [
+    { role: 'system', content: request.system },
+    ...request.messages.map((turn) => ({
+      role: turn.role,
+      content: [{ type: 'text' as const, text: turn.content }],
+    })),
+  ];
+}
 
 export interface ResolveTextModelOptions {
   /** Longest silence allowed between tokens (and before the first one unless `firstTokenTimeoutMs` is set). */
@@ -38,10 +51,7 @@ export async function resolveTextModel(
     throw new ModelProviderError('not_configured', `"${ref.name}" is built in, not a provider model.`);
   }
   const { provider, model } = await loadProviderModel(ctx, ref.uuid, 'text', ownerId);
-  const [languageModel, { streamText }] = await Promise.all([
-    languageModelFor(provider, model.name),
-    loadAiSdk(),
-  ]);
+  const languageModel = await languageModelFor(provider, model.name);
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const firstMs = options.firstTokenTimeoutMs ?? options.idleTimeoutMs ?? DEFAULT_FIRST_TOKEN_TIMEOUT_MS;
   // Anthropic accepts 0–1; the application setting allows up to 2 (OpenAI's range).
@@ -93,34 +103,33 @@ export async function resolveTextModel(
         arm(firstMs);
         let answering = false;
         try {
-          const result = streamText({
-            model: languageModel,
-            system: request.system,
-            messages: request.messages,
-            temperature: Math.min(Math.max(request.temperature, 0), maxTemperature),
-            ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
-            maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
-            abortSignal: controller.signal,
-            // Errors arrive as stream parts and are rethrown below; the default handler would log them.
-            onError: () => {},
-          });
+          // The provider's own stream (its request, SSE parsing and error mapping), not `streamText`:
+          // its orchestration (steps, tools, output parsing, stitched streams), which an answer does
+          // not use, cost about 5 ms of CPU per 200-word answer (decision 114).
+          const retry = await providerRetry(options.maxRetries ?? DEFAULT_MAX_RETRIES, controller.signal);
+          const { stream } = await retry(() =>
+            languageModel.doStream({
+              prompt: promptOf(request),
+              temperature: Math.min(Math.max(request.temperature, 0), maxTemperature),
+              ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
+              abortSignal: controller.signal,
+            }),
+          );
           let finished: Usage | undefined;
-          for await (const part of result.fullStream) {
+          for await (const part of stream) {
             // Until the provider produces output, the (longer) first-token window keeps running.
             if (part.type === 'text-delta' || part.type === 'reasoning-delta') answering = true;
             if (answering) arm(idleMs);
             if (part.type === 'text-delta') {
-              if (part.text) yield part.text;
+              if (part.delta) yield part.delta;
             } else if (part.type === 'error') {
               throw failure(part.error);
-            } else if (part.type === 'abort') {
-              throw failure(controller.signal.reason);
             } else if (part.type === 'finish') {
               finished = {
-                input_tokens: part.totalUsage.inputTokens,
-                output_tokens: part.totalUsage.outputTokens,
+                input_tokens: part.usage.inputTokens.total,
+                output_tokens: part.usage.outputTokens.total,
               };
-              truncated = part.finishReason === 'length';
+              truncated = part.finishReason.unified === 'length';
             }
           }
           settle.resolve(finished);

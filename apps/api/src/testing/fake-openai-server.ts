@@ -21,6 +21,10 @@ export interface FakeOpenAIOptions {
   headersDelayMs?: number;
   /** Every model call fails with this status and message (e.g. 429, 500). */
   failWith?: { status: number; message: string } | undefined;
+  /** With `failWith`: only the next this many model calls fail, then calls succeed again. */
+  failTimes?: number | undefined;
+  /** With `failWith`: sent as `retry-after-ms`, the wait OpenAI asks for with a 429. */
+  retryAfterMs?: number | undefined;
   /** Vector size of `/embeddings` answers. */
   embeddingDimensions?: number;
   /** Paths this server does not have (answer 404), e.g. `/api/tags` for a non-Ollama server. */
@@ -54,7 +58,9 @@ export interface FakeOpenAI {
   close(): Promise<void>;
 }
 
-const DEFAULTS: Required<Omit<FakeOpenAIOptions, 'apiKey' | 'failWith' | 'missing'>> = {
+const DEFAULTS: Required<
+  Omit<FakeOpenAIOptions, 'apiKey' | 'failWith' | 'failTimes' | 'retryAfterMs' | 'missing'>
+> = {
   models: ['fake-chat', 'fake-embed'],
   reply: 'Hello from the fake model.',
   chunkDelayMs: 0,
@@ -82,12 +88,22 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
 
-  const json = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+  const json = (
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: http.OutgoingHttpHeaders = {},
+  ) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   };
-  const error = (res: http.ServerResponse, status: number, message: string, type: string) =>
-    json(res, status, { error: { message, type, code: null } });
+  const error = (
+    res: http.ServerResponse,
+    status: number,
+    message: string,
+    type: string,
+    headers: http.OutgoingHttpHeaders = {},
+  ) => json(res, status, { error: { message, type, code: null } }, headers);
 
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -118,7 +134,17 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (req.method === 'GET' && path === '/api/tags') {
       return json(res, 200, { models: o.models.map((name) => ({ name, model: name, size: 1 })) });
     }
-    if (o.failWith) return error(res, o.failWith.status, o.failWith.message, 'fake_error');
+    if (o.failWith) {
+      if (o.failTimes !== undefined) {
+        const left = o.failTimes - 1;
+        current =
+          left > 0
+            ? { ...current, failTimes: left }
+            : { ...current, failWith: undefined, failTimes: undefined };
+      }
+      const wait = o.retryAfterMs === undefined ? {} : { 'retry-after-ms': String(o.retryAfterMs) };
+      return error(res, o.failWith.status, o.failWith.message, 'fake_error', wait);
+    }
 
     if (req.method === 'POST' && path === '/chat/completions') {
       const request = body as ChatCompletionBody;
