@@ -296,6 +296,25 @@ describe('OpenAI-compatible provider (local wire-format server)', () => {
     tab.close();
   });
 
+  it('sends a fast stream in a few deltas, the first word at once, and rebuilds it exactly', async () => {
+    const app = await applicationWith([WARRANTY]);
+    await useProviderModel(app.uuid);
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`);
+    // A word every 2 ms: about 120 ms of streaming, a delta per word before decision 116.
+    fake.set({ reply: words.join(' '), chunkDelayMs: 2 });
+    const tab = await openChatSocket(t.url, owner.token);
+    const sent = await ask(app.uuid, 'Quickly: what does the warranty cover?');
+    const final = await tab.finalOf(sent.answer.uuid);
+    expect(final).toMatchObject({ status: 'complete', message: words.join(' ') });
+    const deltas = tab.events.filter((e) => e.kind === 'delta' && e.message_uuid === sent.answer.uuid);
+    // The first word is not held for the ones after it.
+    expect(deltas[0]).toMatchObject({ offset: 0, delta: expect.stringMatching(/^\s*word0\s*$/) });
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.length).toBeLessThan(words.length / 2);
+    expect(tab.streamedText(sent.answer.uuid)).toBe(words.join(' '));
+    tab.close();
+  });
+
   it('stops an answer mid-stream and keeps the text streamed so far', async () => {
     const app = await applicationWith([WARRANTY]);
     await useProviderModel(app.uuid);
