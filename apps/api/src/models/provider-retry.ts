@@ -1,12 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { RetryFunction } from '@ai-sdk/provider-utils';
-
-/** The SDK's helpers, loaded with the SDK on first use (a server on the built-in models never holds them). */
-let loading: Promise<typeof import('@ai-sdk/provider-utils')> | undefined;
-const loadProviderUtils = () => {
-  loading ??= import('@ai-sdk/provider-utils');
-  return loading;
-};
+import { loadProviderUtils } from './provider-sdk.ts';
 
 /** A wait the provider asks for is honoured up to this long; a longer one falls back to the backoff. */
 const LONGEST_ASKED_WAIT_MS = 60_000;

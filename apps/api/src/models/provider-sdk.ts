@@ -17,6 +17,8 @@ const loadAnthropic = once(() => import('@ai-sdk/anthropic'));
 const loadOpenAICompatible = once(() => import('@ai-sdk/openai-compatible'));
 /** The `ai` package (embedMany), loaded on first use. */
 export const loadAiSdk = once(() => import('ai'));
+/** The SDK's helpers (the retry of a provider call), loaded on first use. */
+export const loadProviderUtils = once(() => import('@ai-sdk/provider-utils'));
 
 // The SDK prints compatibility warnings (unknown model names …) with console.warn; they are not
 // errors, and the process logs through pino only.
