@@ -14,8 +14,8 @@ export function retryDelayMs(error: unknown, backoffMs: number): number {
   const headers = APICallError.isInstance(error) ? error.responseHeaders : undefined;
   if (!headers) return backoffMs;
   let ms: number | undefined;
-  const afterMs = headers['retry-after-ms'];
-  if (afterMs && !Number.isNaN(Number.parseFloat(afterMs))) ms = Number.parseFloat(afterMs);
+  const afterMs = Number.parseFloat(headers['retry-after-ms'] ?? '');
+  if (!Number.isNaN(afterMs)) ms = afterMs;
   const after = headers['retry-after'];
   if (after && ms === undefined) {
     const seconds = Number.parseFloat(after);

@@ -15,14 +15,17 @@ import { localDate, ownerTimeZone } from '../notifications/owner-time-zone.ts';
  * `analytics.ts`, on the day the event happened in the owner's time zone. Counting is a courtesy to
  * the owner: a failed write is logged and the chat goes on.
  */
-type Counter =
-  | 'conversations'
-  | 'messages'
-  | 'ratedUp'
-  | 'ratedDown'
-  | 'notCovered'
-  | 'handoffsRequested'
-  | 'handoffsAnswered';
+/** A day's counters, in the order of `day_row`'s values $3–$9. */
+const COUNTERS = [
+  'conversations',
+  'messages',
+  'ratedUp',
+  'ratedDown',
+  'notCovered',
+  'handoffsRequested',
+  'handoffsAnswered',
+] as const;
+type Counter = (typeof COUNTERS)[number];
 type Counters = Partial<Record<Counter, number>>;
 interface Where {
   application: { ownerId: number };
@@ -57,15 +60,6 @@ const DAY_ROW = `day_row AS (
     handoffs_requested = greatest(d.handoffs_requested + $8, 0),
     handoffs_answered = greatest(d.handoffs_answered + $9, 0)
 )`;
-const COUNTERS: Counter[] = [
-  'conversations',
-  'messages',
-  'ratedUp',
-  'ratedDown',
-  'notCovered',
-  'handoffsRequested',
-  'handoffsAnswered',
-];
 
 const BUMP = `WITH ${DAY_ROW} SELECT 1`;
 
