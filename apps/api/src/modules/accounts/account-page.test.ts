@@ -140,6 +140,16 @@ describe('sessions', () => {
     // 29 days unused: still fine (and its use is recorded).
     await setAge('last_used_at', 29, oldId);
     expect((await t.call('GET', '/api/me/', { token: old })).status).toBe(200);
+    // The use is written off the request's path: waited for, so it cannot land after the next change.
+    await expect
+      .poll(async () => {
+        const { rows } = await t.database.query<{ recent: boolean }>(
+          `SELECT last_used_at > now() - interval '1 hour' AS recent FROM auth_tokens WHERE id = $1`,
+          [oldId],
+        );
+        return rows[0]?.recent;
+      })
+      .toBe(true);
     // 31 days unused: refused and gone.
     await setAge('last_used_at', 31, oldId);
     const refused = await t.call('GET', '/api/me/', { token: old });
