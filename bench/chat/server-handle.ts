@@ -40,7 +40,7 @@ export interface ServerHandle {
 
 export async function startServerChild(options: ChildOptions): Promise<ServerHandle> {
   const child = fork(path.join(here, 'server-child.ts'), [JSON.stringify(options)], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean)],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   process.on('exit', () => child.kill('SIGKILL'));

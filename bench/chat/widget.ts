@@ -141,6 +141,7 @@ console.log(`1 visitor  widget split, p50 ms: ${split(widgetIds, one.firstDelta)
 console.log(`1 owner    chat   split, p50 ms: ${split(chatIds, ownerFirstDelta)}`);
 
 // 2. Many visitors at once.
+const cpuBefore = await server.cpuMs();
 const started = performance.now();
 const visitors = await Promise.all(Array.from({ length: VISITORS }, () => openVisitor(server.url, app.uuid)));
 const opened = performance.now();
@@ -153,6 +154,7 @@ const results = await Promise.all(
 );
 const wall = performance.now() - started;
 const answers = results.flat();
+const cpuPerAnswer = ((await server.cpuMs()) - cpuBefore) / answers.length;
 const firstDeltas = visitors.flatMap((v, n) =>
   results[n]!.flatMap((r) => (v.firstDelta.has(r.answer) ? [v.firstDelta.get(r.answer)! - r.sentAt] : [])),
 );
@@ -167,7 +169,7 @@ for (const v of visitors) {
 await Promise.all(visitors.map((v) => v.close()));
 console.log(
   `${VISITORS} visitors × ${MESSAGES} questions: streams opened in ${(opened - started).toFixed(0)} ms, all answered in ${(wall / 1000).toFixed(1)} s; ` +
-    `messages lost ${lost}, answers not complete ${incomplete}, answers without a streamed delta ${answers.length - firstDeltas.length}`,
+    `server CPU ${cpuPerAnswer.toFixed(1)} ms/answer (streams opened included); messages lost ${lost}, answers not complete ${incomplete}, answers without a streamed delta ${answers.length - firstDeltas.length}`,
 );
 console.log(line(`${VISITORS} visitors  visitor-side send → first delta`, firstDeltas));
 ownerSocket.close();

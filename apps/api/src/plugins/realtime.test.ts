@@ -28,6 +28,13 @@ async function connect(headers: Record<string, string>) {
   return { socket, events, closed };
 }
 
+/** Another app on the same database, as another API process or a worker would be. */
+async function anotherProcess() {
+  const app = await buildApp({ config: t.config, database: t.database, runWorkers: false, logger: false });
+  await app.ready();
+  return app;
+}
+
 describe('/api/ws', () => {
   it('delivers a user’s events to all of their sockets and to no one else', async () => {
     const tab1 = await connect({ authorization: `Token ${alice.token}` });
@@ -45,13 +52,7 @@ describe('/api/ws', () => {
 
   it('carries payloads larger than a NOTIFY can hold, from this process and from another', async () => {
     const tab = await connect({ authorization: `Token ${alice.token}` });
-    const other = await buildApp({
-      config: t.config,
-      database: t.database,
-      runWorkers: false,
-      logger: false,
-    });
-    await other.ready();
+    const other = await anotherProcess();
     try {
       await t.app.realtime.publish(alice.user.id, { event: 'message', data: { big: 'x'.repeat(50_000) } });
       await other.realtime.publish(alice.user.id, { event: 'message', data: { big: 'y'.repeat(60_000) } });
@@ -75,13 +76,7 @@ describe('/api/ws', () => {
 
   it('fans out events published by another app instance on the same database', async () => {
     const tab = await connect({ authorization: `Token ${alice.token}` });
-    const worker = await buildApp({
-      config: t.config,
-      database: t.database,
-      runWorkers: false,
-      logger: false,
-    });
-    await worker.ready();
+    const worker = await anotherProcess();
     try {
       await worker.realtime.publish(alice.user.id, { event: 'kb_updates', data: { from: 'worker' } });
       await waitFor(() => tab.events.length > 1);
@@ -89,6 +84,81 @@ describe('/api/ws', () => {
     } finally {
       tab.socket.close();
       await worker.close();
+    }
+  });
+
+  it('gives a listener of one uuid the message events about it (chatroom, message, visitor), each once, from any process', async () => {
+    const other = await anotherProcess();
+    const room = '6f1c1d0e-1111-4111-8111-000000000001';
+    const answer = '6f1c1d0e-1111-4111-8111-000000000002';
+    const visitor = '6f1c1d0e-1111-4111-8111-000000000003';
+    const message = (uuid: string) => ({
+      uuid,
+      message: '',
+      sender_identifier: 'assistant',
+      status: 'complete',
+    });
+    const heard = {
+      room: [] as string[],
+      answer: [] as string[],
+      visitor: [] as string[],
+      bob: [] as string[],
+    };
+    const tag = (into: string[]) => (e: { event: string; data: unknown }) =>
+      into.push(`${e.event}:${(e.data as { kind?: string }).kind ?? '-'}`);
+    const stops = [
+      t.app.realtime.subscribeTo(alice.user.id, room, tag(heard.room)),
+      t.app.realtime.subscribeTo(alice.user.id, answer, tag(heard.answer)),
+      t.app.realtime.subscribeTo(alice.user.id, visitor, tag(heard.visitor)),
+      // Bob's listener of the same uuid hears nothing of Alice's.
+      t.app.realtime.subscribeTo(bob.user.id, room, tag(heard.bob)),
+    ];
+    try {
+      const base = { application_uuid: 'a', chatroom_uuid: room };
+      await t.app.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: { ...base, kind: 'chatroom', chatroom: {}, visitor_uuid: visitor },
+      });
+      await other.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: {
+          ...base,
+          kind: 'delta',
+          message_uuid: answer,
+          run: 0,
+          offset: 0,
+          delta: 'Hi',
+          visitor_uuid: visitor,
+        },
+      });
+      await other.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: { ...base, chatroom_uuid: 'elsewhere', kind: 'updated', message: message(answer) },
+      });
+      await t.app.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: { ...base, chatroom_uuid: 'elsewhere', kind: 'created', message: message('another') },
+      });
+      await t.app.realtime.publish(alice.user.id, { event: 'kb_updates', data: { chatroom_uuid: room } });
+      await waitFor(() => heard.answer.length === 2);
+      expect(heard.room).toEqual(['message:chatroom', 'message:delta']);
+      expect(heard.answer).toEqual(['message:delta', 'message:updated']);
+      expect(heard.visitor).toEqual(['message:chatroom', 'message:delta']);
+      stops[0]!();
+      await t.app.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: { ...base, kind: 'chatroom_deleted' },
+      });
+      await other.realtime.publish(alice.user.id, {
+        event: 'message',
+        data: { ...base, kind: 'updated', message: message(answer) },
+      });
+      await waitFor(() => heard.answer.length === 3);
+      expect(heard.room).toHaveLength(2);
+      expect(heard.bob).toEqual([]);
+    } finally {
+      for (const stop of stops) stop();
+      await other.close();
     }
   });
 

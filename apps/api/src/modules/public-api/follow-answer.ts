@@ -141,7 +141,7 @@ export function followAnswer(app: Ctx, ownerId: number, answerUuid: string): Ans
     }
   }
 
-  const unsubscribeEvents = app.realtime.subscribe(ownerId, ({ event, data }) => {
+  const unsubscribeEvents = app.realtime.subscribeTo(ownerId, answerUuid, ({ event, data }) => {
     if (event !== 'message') return;
     const e = data as TMessageEvent;
     if (done) return;

@@ -4,6 +4,7 @@ import { chatrooms } from '@cairn/db/schema';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendEvents } from '../../lib/send-events.ts';
+import type { RealtimeEvent } from '../../plugins/realtime.ts';
 import { widgetConversationOf, widgetMessageOf } from './serialize-widget.ts';
 import type { VisitorContext } from './visitor-auth.ts';
 import { loadWidget } from './widget-settings.ts';
@@ -70,17 +71,34 @@ export async function streamVisitorEvents(
   const raw = reply.raw;
   const write = (event: TWidgetEvent) =>
     sendEvents(raw, `event: message\ndata: ${JSON.stringify(event)}\n\n`);
-  const deliver = (e: TMessageEvent) => {
-    if (e.application_uuid !== application.uuid) return;
-    const event = toWidgetEvent(e, mine, claims.v, show);
-    if (event) write(event);
-  };
-
-  const unsubscribe = app.realtime.subscribe(application.ownerId, ({ event, data }) => {
+  /** The stream's subscriptions by uuid: its visitor's and each of its conversations'. */
+  const subscriptions = new Map<string, () => void>();
+  const listener = ({ event, data }: RealtimeEvent) => {
     if (event !== 'message') return;
     if (ready) deliver(data as TMessageEvent);
     else early.push(data as TMessageEvent);
-  });
+  };
+  const follow = (uuid: string) => {
+    if (!subscriptions.has(uuid))
+      subscriptions.set(uuid, app.realtime.subscribeTo(application.ownerId, uuid, listener));
+  };
+  const deliver = (e: TMessageEvent) => {
+    if (e.application_uuid !== application.uuid) return;
+    const event = toWidgetEvent(e, mine, claims.v, show);
+    if (!event) return;
+    // A conversation recognised by its visitor: its next events come by its own uuid.
+    follow(e.chatroom_uuid);
+    write(event);
+  };
+
+  // Every event of the owner until the visitor's conversations are known (none is missed meanwhile),
+  // then only those about the visitor and the conversations.
+  let unsubscribeAll: (() => void) | undefined = app.realtime.subscribe(application.ownerId, listener);
+  const unsubscribe = () => {
+    unsubscribeAll?.();
+    for (const stop of subscriptions.values()) stop();
+    subscriptions.clear();
+  };
   reply.hijack();
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -113,6 +131,10 @@ export async function streamVisitorEvents(
     return;
   }
   ready = true;
+  follow(claims.v);
+  for (const room of mine) follow(room);
+  unsubscribeAll();
+  unsubscribeAll = undefined;
   for (const e of early.splice(0)) deliver(e);
   ping = setInterval(() => {
     loadWidget(app.db, application)
