@@ -76,4 +76,12 @@ describe('mergeNewer (a reloaded list meets what events already showed)', () => 
       ['b', 'ready'],
     ]);
   });
+
+  it('keeps an item an event showed after the list was asked for (the reload raced its events)', () => {
+    const a = item('a', 'ready', '2026-11-21T06:00:05.000Z');
+    const added = item('added', 'ready', '2026-11-21T06:00:09.000Z');
+    const deleted = item('deleted', 'ready', '2026-11-21T06:00:01.000Z');
+    const merged = mergeNewer([a], [a, added, deleted], (uuid) => uuid === 'added');
+    expect(merged.map((i) => i.uuid)).toEqual(['a', 'added']);
+  });
 });

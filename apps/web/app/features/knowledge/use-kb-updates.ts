@@ -1,6 +1,6 @@
 import type { TKbUpdateEvent, TKnowledgeItem } from '@cairn/contracts/knowledge';
 import { useEffect, useRef, useState } from 'react';
-import { useRevalidator } from 'react-router';
+import { useNavigation, useRevalidator } from 'react-router';
 import { useRealtime } from '../../lib/use-realtime';
 
 /**
@@ -15,19 +15,33 @@ export function useLiveItems(applicationUuid: string, initial: TKnowledgeItem[])
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
+  /** When each item's last event arrived (performance.now()). */
+  const eventAt = useRef(new Map<string, number>());
+  /** When the list being loaded was asked for; null while no load is under way. */
+  const loadingSince = useRef<number | null>(null);
+  const loading = useNavigation().state !== 'idle' || revalidator.state === 'loading';
+  if (loading && loadingSince.current === null) loadingSince.current = performance.now();
 
   // A new loader result (after an action, a navigation or a reconnect) is the new list; an item an
-  // event already showed in a newer state keeps that state.
-  useEffect(() => setItems((current) => mergeNewer(initial, current)), [initial]);
+  // event already showed in a newer state keeps that state, and one an event showed after the list
+  // was asked for stays (the list may predate it).
+  useEffect(() => {
+    const since = loadingSince.current ?? Number.POSITIVE_INFINITY;
+    loadingSince.current = null;
+    setItems((current) => mergeNewer(initial, current, (uuid) => (eventAt.current.get(uuid) ?? 0) > since));
+  }, [initial]);
 
   useRealtime('kb_updates', {
     onReady: () => {
       setConnected(true);
+      loadingSince.current ??= performance.now();
       void revalidate.current();
     },
     onClose: () => setConnected(false),
     onEvent: (update) => {
-      if (update.application_uuid === applicationUuid) setItems((current) => applyUpdate(current, update));
+      if (update.application_uuid !== applicationUuid) return;
+      eventAt.current.set(update.item.uuid, performance.now());
+      setItems((current) => applyUpdate(current, update));
     },
   });
 
@@ -46,11 +60,22 @@ export function applyUpdate(items: TKnowledgeItem[], update: TKbUpdateEvent): TK
   return next;
 }
 
-/** The loaded list, with any item that `current` holds in a newer state kept in that state. */
-export function mergeNewer(loaded: TKnowledgeItem[], current: TKnowledgeItem[]): TKnowledgeItem[] {
+/**
+ * The loaded list, with any item that `current` holds in a newer state kept in that state. An item
+ * the list lacks is dropped (deleted meanwhile), unless `shownSince` says an event showed it after
+ * the list was asked for: a reload that started before an item was added can end after the item's
+ * events, and would hide it until the next reload.
+ */
+export function mergeNewer(
+  loaded: TKnowledgeItem[],
+  current: TKnowledgeItem[],
+  shownSince: (uuid: string) => boolean = () => false,
+): TKnowledgeItem[] {
   const byUuid = new Map(current.map((item) => [item.uuid, item]));
-  return loaded.map((item) => {
+  const merged = loaded.map((item) => {
     const seen = byUuid.get(item.uuid);
     return seen && seen.updated_at > item.updated_at ? seen : item;
   });
+  const listed = new Set(loaded.map((item) => item.uuid));
+  return [...merged, ...current.filter((item) => !listed.has(item.uuid) && shownSince(item.uuid))];
 }
