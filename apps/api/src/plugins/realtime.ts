@@ -187,20 +187,12 @@ export default fp(async function realtimePlugin(app: FastifyInstance, opts: { se
       return;
     }
     const userId = resolved.user.id;
-    let set = sockets.get(userId);
-    if (!set) {
-      set = new Set();
-      sockets.set(userId, set);
-    }
-    set.add(socket);
+    const remove = addTo(sockets, userId, socket);
     socket.on('message', (data) => {
       // The only client message is a keep-alive: answer it so clients can detect dead links.
       if (data.toString() === 'ping') socket.send('pong');
     });
-    socket.on('close', () => {
-      set.delete(socket);
-      if (set.size === 0) sockets.delete(userId);
-    });
+    socket.on('close', remove);
     socket.send(JSON.stringify({ event: 'ready', data: { user_id: userId } }));
   });
 });
